@@ -1,0 +1,260 @@
+"""The app spec IR: a compiled mock app (output of `lower`, input of emit and of every runtime backend).
+
+An app is a set of screens (widget trees whose texts and checked flags are expressions over the app
+state), a state schema with its initial value, and transitions: on screen S, action A on widget W,
+if guard G holds, apply effects E and go to screen T (or stay, or pop the screen stack).
+
+Semantics the runtimes implement (and the Kotlin core mirrors):
+- Transitions of one (screen, action, widget) are tried in spec order; the first whose guard holds
+  fires. Unguarded transitions come last.
+- A widget inside a list's item template is hit on a concrete item; `item` references in its
+  transitions' effects and guards mean that record.
+- Unobserved input: `back` pops the screen stack (at the bottom it leaves the app); `type` sets the
+  focused editable widget's bound text; any other unmatched action does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field
+
+from phoneworld.ir.base import Bounds, Frozen, SourceRef
+from phoneworld.ir.trace import Device
+
+APP_FORMAT = "phoneworld-app/1"
+
+JsonScalar = Union[str, int, bool, None]
+Record = dict[str, JsonScalar]
+StateValue = Union[str, int, bool, None, list[Record]]
+
+# ----------------------------------------------------------------------------- expressions
+
+
+class Lit(Frozen):
+    kind: Literal["lit"] = "lit"
+    value: str | int | bool
+
+
+class Var(Frozen):
+    """A scalar state variable; `fmt` lays the value out in text ("{} / 50")."""
+
+    kind: Literal["var"] = "var"
+    name: str
+    fmt: str = "{}"
+
+
+class ItemField(Frozen):
+    """A field of the list record this widget belongs to (or the record a transition was hit on)."""
+
+    kind: Literal["item"] = "item"
+    field: str
+    fmt: str = "{}"
+
+
+class Selected(Frozen):
+    """A field of the selected record of a collection."""
+
+    kind: Literal["selected"] = "selected"
+    collection: str
+    field: str
+    fmt: str = "{}"
+
+
+class Input(Frozen):
+    """The text of the `type` action being applied."""
+
+    kind: Literal["input"] = "input"
+
+
+class Count(Frozen):
+    """The number of records in a collection."""
+
+    kind: Literal["count"] = "count"
+    collection: str
+    fmt: str = "{}"
+
+
+Expr = Annotated[Union[Lit, Var, ItemField, Selected, Input, Count], Field(discriminator="kind")]
+
+# ----------------------------------------------------------------------------- references (writable)
+
+
+class VarRef(Frozen):
+    kind: Literal["var"] = "var"
+    name: str
+
+
+class RecordRef(Frozen):
+    """A field of a record: the item hit by the action, or the collection's selected record."""
+
+    kind: Literal["record"] = "record"
+    collection: str
+    target: Literal["item", "selected"]
+    field: str
+
+
+Ref = Annotated[Union[VarRef, RecordRef], Field(discriminator="kind")]
+
+# ----------------------------------------------------------------------------- effects
+
+
+class SetEffect(Frozen):
+    kind: Literal["set"] = "set"
+    ref: Ref
+    value: Expr
+
+
+class AddEffect(Frozen):
+    """Numeric change of a number-valued reference."""
+
+    kind: Literal["add"] = "add"
+    ref: Ref
+    delta: int
+
+
+class ToggleEffect(Frozen):
+    kind: Literal["toggle"] = "toggle"
+    ref: Ref
+
+
+class AppendEffect(Frozen):
+    """Append a record; fields not given take the collection's defaults."""
+
+    kind: Literal["append"] = "append"
+    collection: str
+    record: dict[str, Expr]
+
+
+class RemoveEffect(Frozen):
+    kind: Literal["remove"] = "remove"
+    collection: str
+    target: Literal["item", "selected"]
+
+
+class SelectEffect(Frozen):
+    """Make the record hit by the action the collection's selected record."""
+
+    kind: Literal["select"] = "select"
+    collection: str
+
+
+Effect = Annotated[
+    Union[SetEffect, AddEffect, ToggleEffect, AppendEffect, RemoveEffect, SelectEffect],
+    Field(discriminator="kind"),
+]
+
+# ----------------------------------------------------------------------------- guards
+
+
+class Guard(Frozen):
+    """A condition on state: `nonempty`, `empty`, `eq`, `ne`, `true`, `false` of an expression."""
+
+    kind: Literal["cond"] = "cond"
+    op: Literal["nonempty", "empty", "eq", "ne", "true", "false"]
+    left: Expr
+    right: Expr | None = None
+
+
+# ----------------------------------------------------------------------------- screens
+
+
+class ListSpec(Frozen):
+    """A list container: its children are the collection's records laid out by one item template."""
+
+    collection: str
+    item: Widget
+    pitch: int  # pixels between the tops of consecutive items (vertical lists)
+    max_visible: int
+
+
+class Widget(Frozen):
+    wid: str  # unique within its screen, readable ("btn_save", "list_items", "items_txt_title")
+    cls: str
+    resource_id: str = ""
+    content_desc: str = ""
+    text: Expr = Lit(value="")
+    checked: Expr = Lit(value=False)
+    bounds: Bounds
+    checkable: bool = False
+    clickable: bool = False
+    long_clickable: bool = False
+    scrollable: bool = False
+    focusable: bool = False
+    enabled: bool = True
+    password: bool = False
+    selected: bool = False
+    editable: bool = False
+    children: tuple[Widget, ...] = ()
+    list: ListSpec | None = None
+
+
+class ScreenSpec(Frozen):
+    id: str  # "s03_editor"
+    name: str
+    package: str
+    activity: str | None = None
+    root: Widget
+    observations: int = 0
+    sources: tuple[SourceRef, ...] = ()
+
+
+# ----------------------------------------------------------------------------- transitions
+
+ActionKind = Literal[
+    "click", "double_click", "long_press", "type", "scroll_up", "scroll_down", "scroll_left",
+    "scroll_right", "back", "enter", "menu",
+]
+
+
+class Transition(Frozen):
+    id: str
+    screen: str
+    action: ActionKind
+    widget: str | None = None  # wid on `screen`; None for keys (back, enter, menu) and screen scrolls
+    guard: Guard | None = None
+    effects: tuple[Effect, ...] = ()
+    target: str | None = None  # screen id; None: stay on the screen
+    nav: Literal["push", "replace", "pop", "stay"] = "push"
+    support: int = 1  # how many recorded steps this transition explains
+    sources: tuple[SourceRef, ...] = ()
+
+
+# ----------------------------------------------------------------------------- state
+
+
+class FieldSpec(Frozen):
+    name: str
+    kind: Literal["text", "number", "flag"]
+    default: JsonScalar = ""
+
+
+class StateVar(Frozen):
+    name: str
+    kind: Literal["text", "number", "flag", "collection", "selection"]
+    fields: tuple[FieldSpec, ...] = ()  # for collections
+    collection: str | None = None  # for selections
+    description: str = ""
+    source: SourceRef | None = None
+
+
+class AppSpec(Frozen):
+    format: Literal["phoneworld-app/1"] = APP_FORMAT
+    package: str
+    label: str
+    device: Device
+    start_screen: str
+    screens: tuple[ScreenSpec, ...]
+    transitions: tuple[Transition, ...]
+    state: tuple[StateVar, ...]
+    initial_state: dict[str, Any]
+
+    def screen(self, screen_id: str) -> ScreenSpec:
+        for s in self.screens:
+            if s.id == screen_id:
+                return s
+        raise KeyError(screen_id)
+
+
+ListSpec.model_rebuild()
+Widget.model_rebuild()

@@ -1,0 +1,62 @@
+"""Shared building blocks of the IR: the frozen model base, bounds and source references."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Frozen(BaseModel):
+    """Base of every IR model: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class SourceRef(Frozen):
+    """Where a piece of input came from, so a diagnostic or a spec element can point back at it."""
+
+    file: str
+    line: int | None = None
+    episode: str | None = None
+    step: int | None = None
+
+    def render(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.step is not None:
+            where += f" (step {self.step})"
+        return where
+
+
+class Bounds(Frozen):
+    """A view's rectangle in device pixels, as uiautomator writes `[x1,y1][x2,y2]`."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+    @property
+    def width(self) -> int:
+        return self.x2 - self.x1
+
+    @property
+    def height(self) -> int:
+        return self.y2 - self.y1
+
+    @property
+    def area(self) -> int:
+        return max(0, self.width) * max(0, self.height)
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return (self.x1 + self.x2) // 2, (self.y1 + self.y2) // 2
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x1 <= x < self.x2 and self.y1 <= y < self.y2
+
+    def render(self) -> str:
+        return f"[{self.x1},{self.y1}][{self.x2},{self.y2}]"
+
+    def shifted(self, dy: int) -> Bounds:
+        return Bounds(x1=self.x1, y1=self.y1 + dy, x2=self.x2, y2=self.y2 + dy)
