@@ -124,6 +124,7 @@ class AppendEffect(Frozen):
     kind: Literal["append"] = "append"
     collection: str
     record: dict[str, Expr]
+    position: Literal["end", "start"] = "end"
 
 
 class RemoveEffect(Frozen):
@@ -148,12 +149,14 @@ Effect = Annotated[
 
 
 class Guard(Frozen):
-    """A condition on state: `nonempty`, `empty`, `eq`, `ne`, `true`, `false` of an expression."""
+    """A condition on state: `nonempty`, `empty`, `eq`, `ne`, `true`, `false` of an expression,
+    or `all` of several conditions (`terms`)."""
 
     kind: Literal["cond"] = "cond"
-    op: Literal["nonempty", "empty", "eq", "ne", "true", "false"]
-    left: Expr
+    op: Literal["nonempty", "empty", "eq", "ne", "true", "false", "all"]
+    left: Expr | None = None
     right: Expr | None = None
+    terms: tuple[Guard, ...] = ()
 
 
 # ----------------------------------------------------------------------------- screens
@@ -227,6 +230,7 @@ class FieldSpec(Frozen):
     name: str
     kind: Literal["text", "number", "flag"]
     default: JsonScalar = ""
+    fmt: str = "{}"  # how a number field is laid out in text
 
 
 class StateVar(Frozen):
@@ -256,5 +260,6 @@ class AppSpec(Frozen):
         raise KeyError(screen_id)
 
 
+Guard.model_rebuild()
 ListSpec.model_rebuild()
 Widget.model_rebuild()

@@ -1,0 +1,122 @@
+"""The `abstract` pass: which observations are the same screen (traces -> `Abstraction`).
+
+A screen's identity is the shape of its view tree: class, resource-id, content-desc and layout
+position of every node, ignoring texts, checked flags and bounds. Repeated siblings under a list
+container collapse into one item template, so list lengths and scroll positions do not split a
+screen. Observations of one shape align node for node, which gives widget identity across visits.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from phoneworld.abstract.shape import ShapeIndex, anchor_key
+from phoneworld.abstract.templates import build_template, read_observation
+from phoneworld.ir.base import SourceRef
+from phoneworld.ir.screens import Abstraction, ScreenReading, ScreenTemplate
+from phoneworld.ir.trace import Observation, TraceSet
+
+__all__ = ["abstract", "read"]
+
+
+def abstract(traces: TraceSet) -> Abstraction:
+    """Group the observations of one app's episodes into screens and read every step."""
+    apps = traces.apps()
+    if len(apps) != 1:
+        raise ValueError(f"abstract expects the episodes of one app, got {apps}")
+    observations = [(e, s.index, s.observation) for e, ep in enumerate(traces.episodes)
+                    for s in ep.steps]
+    index = ShapeIndex.learn([obs.root for _, _, obs in observations])
+
+    groups: dict[str, list[tuple[int, int, Observation]]] = defaultdict(list)
+    order: list[str] = []
+    for e, i, obs in observations:
+        shape = index.screen_shape(obs)
+        if shape not in groups:
+            order.append(shape)
+        groups[shape].append((e, i, obs))
+
+    screens: list[ScreenTemplate] = []
+    by_shape: dict[str, ScreenTemplate] = {}
+    used_names: Counter[str] = Counter()
+    for n, shape in enumerate(order):
+        members = groups[shape]
+        template_root = build_template(index, [obs for _, _, obs in members])
+        first = members[0][2]
+        name = _screen_name(first, used_names)
+        sources = tuple(
+            traces.episodes[e].steps[i].source for e, i, _ in members[:3]
+        )
+        screen = ScreenTemplate(
+            id=f"s{n:02d}_{name}",
+            name=name,
+            package=first.package,
+            activity=_most_common([o.activity for _, _, o in members if o.activity]),
+            signature=shape,
+            root=template_root,
+            observations=len(members),
+            sources=sources,
+        )
+        screens.append(screen)
+        by_shape[shape] = screen
+
+    # Importers share one Observation between steps that saw the same state: read it once.
+    memo: dict[int, ScreenReading] = {}
+
+    def read_step(e: int, i: int, obs: Observation) -> ScreenReading:
+        base = memo.get(id(obs))
+        if base is None:
+            base = memo[id(obs)] = read_observation(
+                index, by_shape[index.screen_shape(obs)], obs, e, i)
+        return base.model_copy(update={"episode": e, "step": i})
+
+    readings = tuple(
+        tuple(read_step(e, s.index, s.observation) for s in ep.steps)
+        for e, ep in enumerate(traces.episodes)
+    )
+    return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
+                       list_shapes=dict(sorted(index.lists.items())))
+
+
+def read(abstraction: Abstraction, observation: Observation, episode: int = -1,
+         step: int = -1) -> ScreenReading:
+    """Read an observation that was not part of the build (held-out) through the known screens."""
+    index = ShapeIndex(lists=dict(abstraction.list_shapes))
+    shape = index.screen_shape(observation)
+    for screen in abstraction.screens:
+        if screen.signature == shape:
+            return read_observation(index, screen, observation, episode, step)
+    return ScreenReading(episode=episode, step=step, screen="")
+
+
+def _screen_name(obs: Observation, used: Counter[str]) -> str:
+    base = ""
+    if obs.activity:
+        base = obs.activity.rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+        base = base.removesuffix("Activity") or base
+    if not base:
+        base = "screen"
+    slug = _slug(base)
+    used[slug] += 1
+    return slug if used[slug] == 1 else f"{slug}_{used[slug]}"
+
+
+def _slug(text: str) -> str:
+    out: list[str] = []
+    prev_lower = False
+    for ch in text:
+        if ch.isupper() and prev_lower:
+            out.append("_")
+        out.append(ch.lower() if ch.isalnum() else "_")
+        prev_lower = ch.islower() or ch.isdigit()
+    slug = "_".join(part for part in "".join(out).split("_") if part)
+    return slug[:32] or "screen"
+
+
+def _most_common(values: list[str]) -> str | None:
+    if not values:
+        return None
+    return Counter(values).most_common(1)[0][0]
+
+
+_ = (SourceRef, anchor_key)

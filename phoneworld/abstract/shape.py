@@ -1,0 +1,97 @@
+"""Structural shapes of view trees: the screen signature, and which containers are lists.
+
+A node's shape digests its class, resource-id, content-desc and its children's shapes, never its
+text, checked flag or bounds. A list container's shape digests its item shape once, whatever the
+number of items. Lists are learned over all observations first (`ShapeIndex.learn`), so a list
+seen with one item or none still collapses to the same shape as when it had many.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from phoneworld.ir.trace import Observation, ViewNode
+
+LIST_CLASSES = ("ListView", "RecyclerView", "GridView", "ExpandableListView")
+
+
+def anchor_key(node: ViewNode, parent_anchor: str) -> str:
+    """How a list container is recognised in another observation: its class and id and those of
+    its ancestors."""
+    return _digest(parent_anchor, node.cls, node.resource_id)
+
+
+def visible_children(node: ViewNode) -> tuple[ViewNode, ...]:
+    """Children that take space on screen; zero-area views are not part of the structure."""
+    return tuple(c for c in node.children if c.bounds.area > 0 or c.children)
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).hexdigest()
+
+
+def _looks_like_list(node: ViewNode, child_shapes: list[str], kids: tuple[ViewNode, ...]) -> bool:
+    if len(child_shapes) < 2 or len(set(child_shapes)) != 1:
+        return False
+    if node.scrollable or node.cls.endswith(LIST_CLASSES):
+        return True
+    # Composite repeated children (a row with a checkbox and a label) are list items even in a
+    # non-scrollable container; repeated bare leaves (two TextViews) are just layout.
+    return all(k.children for k in kids)
+
+
+@dataclass
+class ShapeIndex:
+    """The list containers known for an app (anchor -> item shape) and the shape function."""
+
+    lists: dict[str, str] = field(default_factory=dict)
+    _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def learn(cls, roots: list[ViewNode]) -> ShapeIndex:
+        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        probe = cls()
+        for root in roots:
+            probe._collect(root, "", votes)
+        lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items()}
+        return cls(lists=lists)
+
+    def _collect(self, node: ViewNode, parent: str, votes: dict[str, Counter[str]]) -> str:
+        anchor = anchor_key(node, parent)
+        kids = visible_children(node)
+        shapes = [self._collect(c, anchor, votes) for c in kids]
+        if _looks_like_list(node, shapes, kids):
+            votes[anchor][shapes[0]] += 1
+            return _digest(node.cls, node.resource_id, node.content_desc, "list", shapes[0])
+        return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
+
+    def shape(self, node: ViewNode, parent: str = "") -> str:
+        # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
+        key = (id(node), parent)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._shape(node, parent)
+        return found
+
+    def _shape(self, node: ViewNode, parent: str) -> str:
+        anchor = anchor_key(node, parent)
+        item = self.lists.get(anchor)
+        if item is not None:
+            return _digest(node.cls, node.resource_id, node.content_desc, "list", item)
+        kids = visible_children(node)
+        shapes = [self.shape(c, anchor) for c in kids]
+        return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
+
+    def screen_shape(self, obs: Observation) -> str:
+        return _digest(obs.package, self.shape(obs.root))
+
+
+def content_keys(root: ViewNode) -> set[tuple[str, str, str, str]]:
+    """The visible content of a screen as a set of (class, resource-id, text, content-desc)."""
+    return {
+        (n.cls, n.resource_id, n.text, n.content_desc)
+        for n in root.walk()
+        if n.bounds.area > 0
+    }

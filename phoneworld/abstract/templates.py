@@ -1,0 +1,163 @@
+"""Screen templates (one widget tree per screen, with widget ids) and reading observations through them.
+
+Observations of one screen share its shape, so outside lists their nodes align child for child with
+the template; inside a list, every child is an item read against the one item template.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from phoneworld.abstract.shape import ShapeIndex, anchor_key, visible_children
+from phoneworld.ir.screens import HitBox, ItemReading, ScreenReading, ScreenTemplate, TemplateNode
+from phoneworld.ir.trace import Observation, ViewNode
+
+
+@dataclass
+class _Names:
+    used: Counter[str] = field(default_factory=Counter)
+
+    def take(self, node: ViewNode) -> str:
+        base = _base_name(node)
+        self.used[base] += 1
+        return base if self.used[base] == 1 else f"{base}_{self.used[base]}"
+
+
+def _base_name(node: ViewNode) -> str:
+    if node.resource_id:
+        entry = node.resource_id.rsplit("/", 1)[-1]
+        return _ident(entry) or "view"
+    short = node.cls.rsplit(".", 1)[-1]
+    label = node.content_desc or ""
+    base = _ident(short)
+    if label:
+        base += "_" + _ident(label)[:24]
+    return base or "view"
+
+
+def _ident(text: str) -> str:
+    out = []
+    prev_lower = False
+    for ch in text:
+        if ch.isupper() and prev_lower:
+            out.append("_")
+        out.append(ch.lower() if ch.isascii() and ch.isalnum() else "_")
+        prev_lower = ch.islower() or ch.isdigit()
+    return "_".join(p for p in "".join(out).split("_") if p)
+
+
+def build_template(index: ShapeIndex, observations: list[Observation]) -> TemplateNode:
+    """The template of a screen from its first observation (items from any observation)."""
+    names = _Names()
+    return _build(index, observations[0].root, "", names, [o.root for o in observations])
+
+
+def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
+           peers: list[ViewNode]) -> TemplateNode:
+    anchor = anchor_key(node, parent)
+    wid = names.take(node)
+    item_shape = index.lists.get(anchor)
+    children: tuple[TemplateNode, ...] = ()
+    item = None
+    pitch = max_visible = 0
+    if item_shape is not None:
+        items = [c for p in peers for c in visible_children(p) if index.shape(c, anchor) == item_shape]
+        if items:
+            item = _build(index, items[0], anchor, names, items)
+            pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
+    else:
+        kids = visible_children(node)
+        peer_kids = [visible_children(p) for p in peers]
+        children = tuple(
+            _build(index, kid, anchor, names, [pk[i] for pk in peer_kids if len(pk) > i])
+            for i, kid in enumerate(kids)
+        )
+    return TemplateNode(
+        wid=wid, cls=node.cls, resource_id=node.resource_id, content_desc=node.content_desc,
+        package=node.package, text=node.text, checked=node.checked, bounds=node.bounds,
+        checkable=node.checkable,
+        clickable=node.clickable, long_clickable=node.long_clickable, scrollable=node.scrollable,
+        focusable=node.focusable, enabled=node.enabled, password=node.password,
+        selected=node.selected, editable=node.editable, children=children, item=item,
+        pitch=pitch, max_visible=max_visible,
+    )
+
+
+def _list_geometry(index: ShapeIndex, node: ViewNode, anchor: str, item_shape: str,
+                   peers: list[ViewNode]) -> tuple[int, int]:
+    pitches: Counter[int] = Counter()
+    most = 0
+    for p in peers:
+        items = [c for c in visible_children(p) if index.shape(c, anchor) == item_shape]
+        most = max(most, len(items))
+        for a, b in zip(items, items[1:]):
+            if b.bounds.y1 > a.bounds.y1:
+                pitches[b.bounds.y1 - a.bounds.y1] += 1
+    if pitches:
+        pitch = pitches.most_common(1)[0][0]
+    else:
+        first = next((c for p in peers for c in visible_children(p)), None)
+        pitch = max(1, first.bounds.height) if first is not None else max(1, node.bounds.height)
+    fits = max(1, node.bounds.height // max(1, pitch))
+    return pitch, max(fits, most)
+
+
+def read_observation(index: ShapeIndex, screen: ScreenTemplate, obs: Observation, episode: int,
+                     step: int) -> ScreenReading:
+    """Texts, checked flags, list records and hit boxes of one observation of `screen`."""
+    acc = _Reading()
+    _read(index, screen.root, obs.root, "", acc)
+    return ScreenReading(
+        episode=episode, step=step, screen=screen.id, texts=acc.texts, checked=acc.checked,
+        lists={k: tuple(v) for k, v in acc.lists.items()}, boxes=tuple(acc.boxes),
+    )
+
+
+@dataclass
+class _Reading:
+    texts: dict[str, str] = field(default_factory=dict)
+    checked: dict[str, bool] = field(default_factory=dict)
+    lists: dict[str, list[ItemReading]] = field(default_factory=dict)
+    boxes: list[HitBox] = field(default_factory=list)
+
+
+def _box(t: TemplateNode, node: ViewNode, item: int | None, list_wid: str | None) -> HitBox:
+    # model_construct: the values come from already-validated models, and there are many boxes.
+    return HitBox.model_construct(
+        wid=t.wid, item=item, list_wid=list_wid, bounds=node.bounds, clickable=node.clickable,
+        long_clickable=node.long_clickable, checkable=node.checkable, editable=node.editable,
+        scrollable=node.scrollable, focused=node.focused,
+    )
+
+
+def _read(index: ShapeIndex, t: TemplateNode, node: ViewNode, parent: str, acc: _Reading) -> None:
+    anchor = anchor_key(node, parent)
+    acc.texts[t.wid] = node.text
+    if t.checkable:
+        acc.checked[t.wid] = node.checked
+    acc.boxes.append(_box(t, node, None, None))
+    if t.item is not None:
+        records = acc.lists.setdefault(t.wid, [])
+        for k, child in enumerate(visible_children(node)):
+            texts: dict[str, str] = {}
+            checked: dict[str, bool] = {}
+            _read_item(t.item, child, k, t.wid, texts, checked, acc.boxes)
+            records.append(ItemReading(texts=texts, checked=checked))
+        return
+    for tc, child in zip(t.children, visible_children(node)):
+        _read(index, tc, child, anchor, acc)
+
+
+def _read_item(t: TemplateNode, node: ViewNode, k: int, list_wid: str, texts: dict[str, str],
+               checked: dict[str, bool], boxes: list[HitBox]) -> None:
+    if t.cls != node.cls:
+        return
+    texts[t.wid] = node.text
+    if t.checkable:
+        checked[t.wid] = node.checked
+    boxes.append(_box(t, node, k, list_wid))
+    if t.item is not None:
+        return  # nested lists are read as part of the item only down to the inner container
+    for tc, child in zip(t.children, visible_children(node)):
+        _read_item(tc, child, k, list_wid, texts, checked, boxes)

@@ -1,0 +1,165 @@
+"""The `phoneworld` command line: parse, call one function, render.
+
+Exit codes: 0 ok, 1 bad input, 2 usage, 3 missing toolchain. Diagnostics and progress go to
+stderr; stdout carries only what the user asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from phoneworld.errors import InputError, PhoneworldError
+from phoneworld.ir.diagnostics import Diagnostic
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
+                  help="Compile recorded Android GUI traces into runnable mock apps.")
+err = Console(stderr=True)
+out = Console()
+
+FROM_HELP = "Trace format: native, droidbot, autodroid, llamatouch, uiautomator (default: detect)."
+
+
+def _print_diagnostics(diagnostics: list[Diagnostic], show_warnings: bool = True) -> None:
+    for d in diagnostics:
+        if d.severity == "error" or show_warnings:
+            style = {"error": "red", "warning": "yellow", "note": "cyan"}[d.severity]
+            err.print(d.render(), style=style, markup=False, highlight=False)
+    counts = {"error": 0, "warning": 0, "note": 0}
+    for d in diagnostics:
+        counts[d.severity] += 1
+    err.print(f"{counts['error']} error(s), {counts['warning']} warning(s), "
+              f"{counts['note']} note(s)", markup=False)
+
+
+def _fail(exc: PhoneworldError) -> None:
+    if isinstance(exc, InputError) and exc.diagnostics:
+        _print_diagnostics(exc.diagnostics)
+    err.print(f"error: {exc}", style="red", markup=False, highlight=False)
+    raise typer.Exit(exc.exit_code)
+
+
+@app.command()
+def build(
+    traces: Path = typer.Argument(..., help="Folder of recorded traces (any depth)."),
+    out_dir: Path = typer.Option(Path("generated_apps"), "--out", help="Output folder."),
+    fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
+    heldout: float = typer.Option(0.0, help="Fraction of each app's last steps kept out of the "
+                                  "build and used to measure generalisation."),
+    seed: int = typer.Option(0, help="Seed recorded in the report (the build is deterministic)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list warnings."),
+) -> None:
+    """Compile traces into OUT/<app>/app.json and report.json."""
+    from phoneworld.pipeline import BuildConfig, build as run_build
+
+    try:
+        config = BuildConfig(traces=traces, out=out_dir, fmt=fmt, heldout=heldout, seed=seed)
+        with err.status("building") as status:
+            result = run_build(config, progress=lambda msg: status.update(msg))
+    except PhoneworldError as exc:
+        _fail(exc)
+        return
+    _print_diagnostics(result.diagnostics.items, show_warnings=not quiet)
+    table = Table(title="phoneworld build")
+    for col in ("app", "steps", "screens", "transitions", "state vars", "tm (changing)",
+                "change F1", "held-out tm (changing)", "seconds"):
+        table.add_column(col)
+    for a in result.apps:
+        r, f, h = a.report, a.report.fidelity.train, a.report.fidelity.heldout
+        table.add_row(r.app, str(r.steps), str(r.screens), str(r.transitions),
+                      str(len(r.state_vars)), _num(f and f.transition_match_changing),
+                      _num(f and f.change_f1), _num(h and h.transition_match_changing),
+                      f"{a.seconds:.1f}")
+    err.print(table)
+    for a in result.apps:
+        out.print(str(a.path), markup=False, highlight=False)
+
+
+def _num(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+@app.command()
+def check(
+    traces: Path = typer.Argument(..., help="Folder of recorded traces."),
+    fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
+) -> None:
+    """Validate traces only; exit 1 when they have errors."""
+    from phoneworld.pipeline import check as run_check
+
+    try:
+        trace_set, diagnostics = run_check(traces, fmt)
+    except PhoneworldError as exc:
+        _fail(exc)
+        return
+    _print_diagnostics(diagnostics.items)
+    for name in trace_set.apps():
+        eps = trace_set.for_app(name).episodes
+        out.print(f"{name}: {len(eps)} episode(s), {sum(len(e.steps) for e in eps)} step(s)",
+                  markup=False, highlight=False)
+
+
+@app.command()
+def replay(
+    traces: Path = typer.Argument(..., help="Folder of recorded traces."),
+    fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
+) -> None:
+    """Build in memory, then replay every episode free-running and compare screen sequences."""
+    from phoneworld.pipeline import replay_episodes
+
+    try:
+        runs = replay_episodes(traces, fmt)
+    except PhoneworldError as exc:
+        _fail(exc)
+        return
+    ok = 0
+    for app_name, run in runs:
+        ok += run.screens_match
+        mark = "match" if run.screens_match else "DIFFERS"
+        out.print(f"{app_name} {run.episode}: {mark}, final screen content "
+                  f"{run.final_content_match:.3f}", markup=False, highlight=False)
+        if not run.screens_match:
+            out.print(f"  recorded {run.recorded_screens}\n  mock     {run.mock_screens}",
+                      markup=False, highlight=False)
+    err.print(f"{ok}/{len(runs)} episodes reproduced", markup=False)
+
+
+@app.command()
+def run(
+    app_dir: Path = typer.Argument(..., help="A built app folder (holding app.json)."),
+    policy: str = typer.Option("random", help="Policy: random."),
+    steps: int = typer.Option(10, help="Number of steps."),
+    seed: int = typer.Option(0, help="Random seed."),
+    screenshots: bool = typer.Option(False, help="Render screenshots too."),
+    as_json: bool = typer.Option(False, "--json", help="Print the episode as JSON lines."),
+) -> None:
+    """Run one episode of APP_DIR in the simulator and print it."""
+    from phoneworld.runtime.episode import run_episode
+
+    try:
+        for record in run_episode(app_dir, policy=policy, steps=steps, seed=seed,
+                                  screenshots=screenshots):
+            if as_json:
+                out.print(json.dumps(record, ensure_ascii=False), markup=False, highlight=False)
+            else:
+                out.print(f"step {record['step']:>3}  {record['screen']:<24} "
+                          f"{json.dumps(record['action'], ensure_ascii=False)}",
+                          markup=False, highlight=False)
+    except PhoneworldError as exc:
+        _fail(exc)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""The `emit` pass: app spec and report -> files in the app's output folder.
+
+Output is deterministic (same input, byte-identical files: sorted keys, no timestamps, no absolute
+paths) and atomic: an app's folder is written next to its final place and renamed into it, so a
+failed build never leaves a half-written app behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.report import BuildReport
+
+__all__ = ["emit", "dumps"]
+
+
+def dumps(model: BaseModel | dict[str, Any]) -> str:
+    """The canonical JSON text of a model: what `app.json` and `report.json` hold."""
+    data = model.model_dump(mode="json", by_alias=True) if isinstance(model, BaseModel) else model
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def app_dir_name(package: str) -> str:
+    return package.replace("/", "_").replace(" ", "_")
+
+
+def emit(spec: AppSpec, report: BuildReport, out: Path) -> Path:
+    """Write `out/<app>/app.json` and `report.json`, replacing an earlier build of the app."""
+    out.mkdir(parents=True, exist_ok=True)
+    final = out / app_dir_name(spec.package)
+    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=out))
+    try:
+        (staging / "app.json").write_text(dumps(spec), encoding="utf-8")
+        (staging / "report.json").write_text(dumps(report), encoding="utf-8")
+        if final.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=out))
+            os.replace(final, old / "app")
+            os.replace(staging, final)
+            shutil.rmtree(old)
+        else:
+            os.replace(staging, final)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return final

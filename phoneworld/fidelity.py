@@ -1,0 +1,206 @@
+"""Fidelity: how well a compiled app reproduces recorded episodes, measured on every build.
+
+Teacher-forced replay sets the simulator to each recorded step's screen and tracked state, applies
+the recorded action and compares the mock's next screen with the recorded one:
+
+- `transition_match`: the mock landed on the recorded next screen (all steps), and
+  `transition_match_changing` on the changing steps only (the recorded content changed);
+- `observation_match`: mean Jaccard similarity of the visible (class, resource-id, text,
+  content-desc) sets of the mock's and the recorded next screen;
+- `change_f1`: on changing steps, F1 between the mock's change (nodes added and removed relative to
+  the current recorded screen) and the recorded change. A mock that ignores every tap scores 0.
+
+Free-running replay (`free_run`) starts from an episode's first screen and applies its actions
+without correction, as an agent would.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.abstract import read
+from phoneworld.abstract.shape import content_keys
+from phoneworld.graph import graph
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.graph import ObservedStep
+from phoneworld.ir.report import Fidelity
+from phoneworld.ir.screens import Abstraction
+from phoneworld.ir.trace import Episode, TraceSet, ViewNode
+from phoneworld.runtime.sim import Simulator
+from phoneworld.state.schema import Schema
+from phoneworld.state.track import track
+
+Keys = set[tuple[str, str, str, str]]
+
+
+@dataclass
+class StepResult:
+    episode: str
+    step: int
+    changing: bool
+    transition_match: bool
+    observation_match: float
+    change_f1: float | None
+    mock_screen: str
+    recorded_screen: str
+
+
+@dataclass
+class Replay:
+    steps: list[StepResult] = field(default_factory=list)
+
+    def summary(self) -> Fidelity | None:
+        if not self.steps:
+            return None
+        changing = [s for s in self.steps if s.changing]
+        return Fidelity(
+            steps=len(self.steps),
+            changing_steps=len(changing),
+            transition_match=_mean(s.transition_match for s in self.steps),
+            transition_match_changing=_mean(s.transition_match for s in changing),
+            observation_match=_mean(s.observation_match for s in self.steps),
+            change_f1=_mean(s.change_f1 or 0.0 for s in changing),
+        )
+
+
+def _mean(values: Any) -> float | None:
+    vals = [float(v) for v in values]
+    return round(sum(vals) / len(vals), 4) if vals else None
+
+
+def jaccard(a: Keys, b: Keys) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def change_f1(current: Keys, mock: Keys, recorded: Keys) -> float:
+    mock_change = {("+", k) for k in mock - current} | {("-", k) for k in current - mock}
+    true_change = {("+", k) for k in recorded - current} | {("-", k) for k in current - recorded}
+    if not mock_change and not true_change:
+        return 1.0
+    hit = len(mock_change & true_change)
+    return 2 * hit / (len(mock_change) + len(true_change))
+
+
+def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
+    """The abstraction of other episodes (held-out ones) through the built app's known screens."""
+    readings = tuple(
+        tuple(read(abstraction, s.observation, e, s.index) for s in ep.steps)
+        for e, ep in enumerate(traces.episodes)
+    )
+    return abstraction.model_copy(update={"readings": readings})
+
+
+def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet
+                   ) -> Replay:
+    """Replay every recorded step of `traces` from its recorded screen and state."""
+    view = readings_for(abstraction, traces)
+    steps = graph(traces, view).steps
+    tracked = track(schema, view, _graph_of(view, steps))
+    known = {v.name for v in spec.state}
+    sim = Simulator(spec)
+    replay = Replay()
+    for step in steps:
+        ep = traces.episodes[step.episode]
+        current = ep.steps[step.step].observation.root
+        recorded = ep.steps[step.step + 1].observation.root
+        before = tracked[step.episode][step.step]
+        state = {k: v for k, v in before.state.items() if k in known}
+        replay.steps.append(_one_step(sim, spec, ep, step, current, recorded, state, before.stack))
+    return replay
+
+
+def _graph_of(view: Abstraction, steps: tuple[ObservedStep, ...]) -> Any:
+    from phoneworld.ir.graph import TransitionGraph
+
+    start = view.readings[0][0].screen if view.readings else ""
+    return TransitionGraph(start_screen=start, steps=steps, edges=(), reachable=())
+
+
+def _one_step(sim: Simulator, spec: AppSpec, ep: Episode, step: ObservedStep, current: ViewNode,
+              recorded: ViewNode, state: dict[str, Any], stack: tuple[str, ...]) -> StepResult:
+    cur_keys, rec_keys = content_keys(current), content_keys(recorded)
+    changing = cur_keys != rec_keys
+    action = ep.steps[step.step].action
+    if not step.screen or action is None:
+        return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
+                          "", step.next_screen)
+    focus = step.widget if step.action == "type" else None
+    sim.set_position(step.screen, state, stack=list(stack), focus=focus)
+    sim.step(action)
+    mock_keys = content_keys(sim.view())
+    return StepResult(
+        episode=ep.id, step=step.step, changing=changing,
+        transition_match=bool(step.next_screen) and sim.screen == step.next_screen,
+        observation_match=jaccard(mock_keys, rec_keys),
+        change_f1=change_f1(cur_keys, mock_keys, rec_keys) if changing else None,
+        mock_screen=sim.screen, recorded_screen=step.next_screen,
+    )
+
+
+def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet]:
+    """Keep the last `fraction` of each app's recorded actions out of the build.
+
+    An episode that straddles the boundary is cut there: its head stays in the build and its tail,
+    starting at the boundary screen, is held out.
+    """
+    if fraction <= 0:
+        return traces, TraceSet(episodes=())
+    train, held = [], []
+    for app in traces.apps():
+        episodes = [ep for ep in traces.episodes if ep.app == app]
+        total = sum(len(ep.steps) - 1 for ep in episodes)
+        keep = total - math.floor(total * fraction)
+        for ep in episodes:
+            actions = len(ep.steps) - 1
+            if keep >= actions:
+                train.append(ep)
+            elif keep <= 0:
+                held.append(ep)
+            else:
+                head = ep.steps[: keep + 1]
+                head = head[:-1] + (head[-1].model_copy(update={"action": None}),)
+                tail = tuple(s.model_copy(update={"index": n}) for n, s in enumerate(ep.steps[keep:]))
+                train.append(ep.model_copy(update={"steps": head}))
+                held.append(ep.model_copy(update={"id": f"{ep.id}#heldout", "steps": tail}))
+            keep -= actions
+    return TraceSet(episodes=tuple(train)), TraceSet(episodes=tuple(held))
+
+
+@dataclass
+class FreeRun:
+    episode: str
+    recorded_screens: list[str]
+    mock_screens: list[str]
+    final_content_match: float  # Jaccard of the last screen's content
+
+    @property
+    def screens_match(self) -> bool:
+        return self.recorded_screens == self.mock_screens
+
+
+def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet
+             ) -> list[FreeRun]:
+    """Replay each episode from its first screen and state, applying its actions uncorrected."""
+    view = readings_for(abstraction, traces)
+    steps = graph(traces, view).steps
+    tracked = track(schema, view, _graph_of(view, steps))
+    known = {v.name for v in spec.state}
+    sim = Simulator(spec)
+    out = []
+    for e, ep in enumerate(traces.episodes):
+        first = view.readings[e][0].screen
+        state = {k: v for k, v in tracked[e][0].state.items() if k in known}
+        sim.reset(state=state, screen=first or spec.start_screen)
+        mock = [sim.screen]
+        for s in ep.steps[:-1]:
+            if s.action is not None:
+                sim.step(s.action)
+            mock.append(sim.screen)
+        recorded = [r.screen for r in view.readings[e]]
+        final = jaccard(content_keys(sim.view()), content_keys(ep.steps[-1].observation.root))
+        out.append(FreeRun(ep.id, recorded, mock, round(final, 4)))
+    return out

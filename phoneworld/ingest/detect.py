@@ -1,0 +1,65 @@
+"""Format detection (ingest pass): which folders under the root hold episodes, in which format.
+
+A folder's markers decide its format, checked in this order (the first match wins, PW108 warns
+when several match): native `episode.json`; AutoDroid `utg.yaml`; DroidBot `states/` + `events/`;
+LlamaTouch `eventStructs.txt`; plain uiautomator dumps (`*.xml` files whose root is
+<hierarchy>). A folder recognised as an episode is not descended into, except a folder of plain
+dumps, whose subfolders may hold more traces. Hidden folders are skipped; the walk is sorted, so
+the result does not depend on the file system's order.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+FORMATS: tuple[str, ...] = ("native", "autodroid", "droidbot", "llamatouch", "uiautomator")
+
+_SNIFF_BYTES = 512
+
+
+def matches(folder: Path, files: set[str], dirs: set[str], fmt: str, sniff: bool = True) -> bool:
+    """Whether `folder` (with these file and folder names) holds a trace of format `fmt`."""
+    if fmt == "native":
+        return "episode.json" in files
+    if fmt == "autodroid":
+        return "utg.yaml" in files
+    if fmt == "droidbot":
+        return {"states", "events"} <= dirs
+    if fmt == "llamatouch":
+        return "eventStructs.txt" in files
+    if fmt == "uiautomator":
+        xmls = [name for name in files if name.lower().endswith(".xml")]
+        return bool(xmls) and (not sniff or any(is_dump(folder / name) for name in xmls))
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def is_dump(path: Path) -> bool:
+    """A cheap look at the start of a file: does it look like a `uiautomator dump`?"""
+    try:
+        with path.open("rb") as handle:
+            return b"<hierarchy" in handle.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+
+
+def find_sources(root: Path, fmt: str | None = None) -> list[tuple[Path, str, list[str]]]:
+    """(folder, format, other formats that also matched) for every trace folder under `root`."""
+    found: list[tuple[Path, str, list[str]]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        folder = Path(dirpath)
+        files, dirs = set(filenames), set(dirnames)
+        if fmt is None:
+            # plain dumps are the fallback: episode folders of other formats hold dumps too
+            hits = [f for f in FORMATS[:-1] if matches(folder, files, dirs, f)]
+            if not hits and matches(folder, files, dirs, "uiautomator"):
+                hits = ["uiautomator"]
+        else:
+            hits = [fmt] if matches(folder, files, dirs, fmt, sniff=False) else []
+        if not hits:
+            continue
+        found.append((folder, hits[0], hits[1:]))
+        if hits[0] != "uiautomator":
+            dirnames[:] = []
+    return found

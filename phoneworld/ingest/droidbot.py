@@ -1,0 +1,213 @@
+"""DroidBot output folders (ingest pass): `states/` + `events/` → episodes, split per app.
+
+Events (`events/event_*.json`, in file-name order) are chained into episodes: each event is the
+action taken on its `start_state`, leading to its `stop_state`. Decisions, each reported:
+- A new episode starts where an event's start_state is not the previous event's stop_state
+  (PW133), where a state file is missing (PW132: the episode ends at the last known state, or
+  starts at the event's stop state), and after an event with no equivalent action (PW136).
+- An empty event file is skipped (PW130); a damaged one is an error (PW131).
+- touch → click, long_touch → long_press, at the target view's centre computed from its raw
+  bounds as DroidBot does (x, y are usually null), clipped to the screen; degenerate target bounds
+  are reported once per folder with a count (PW134).
+- scroll → scroll with the direction lower-cased and x, y at the view's centre. DroidBot's "UP"
+  drags the finger downward, which brings the content above into view: the same meaning as our
+  "up" (the direction the viewport moves), so the name is kept as is.
+- key BACK/HOME/MENU/ENTER → back/home/menu/enter; intent `am start [-n] pkg/act` →
+  open_app(pkg), `am force-stop pkg` and kill_app → close_app; swipe → drag.
+- set_text → type(text). DroidBot taps the field before setting its text, and our `type` acts on
+  the focused field, so when the target was not focused a click on it is inserted first; the
+  step between them shows the start screen with that field focused (PW137, once per folder).
+- Screenshots `states/screen_<tag>.jpg` are kept as paths; when their size differs from the view
+  bounds' frame (the shared Habitica set was halved), PW135 says by which factor to rescale.
+Episodes are then split per app package (`split.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from phoneworld.ingest import codes
+from phoneworld.ingest.context import IngestContext
+from phoneworld.ingest.draft import DraftEpisode, DraftStep
+from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event
+from phoneworld.ingest.droidbot_views import (
+    DroidState, ViewStats, build_tree, device_size, find_view, load_states,
+)
+from phoneworld.ingest.images import image_size
+from phoneworld.ingest.split import split_by_app
+from phoneworld.ir.base import SourceRef
+from phoneworld.ir.trace import Device, Episode, Observation
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DroidEvent:
+    """One event file: the event dict and the states it goes from and to."""
+
+    path: Path
+    event: dict[str, Any]
+    start: str
+    stop: str
+
+
+def read_droidbot(folder: Path, ctx: IngestContext) -> list[Episode]:
+    """Every episode of one DroidBot output folder, split per app."""
+    states = load_states(folder, ctx)
+    if not states:
+        ctx.report(codes.UNREADABLE_RECORD, "no readable state file in states/", ctx.src(folder))
+        return []
+    chain = _Chain(folder, ctx, states, device_size(states))
+    for event in load_events(folder, ctx):
+        chain.feed(event)
+    chain.close()
+    chain.flush()
+    return [ep for draft in chain.drafts for ep in split_by_app(draft, ctx)]
+
+
+def load_events(folder: Path, ctx: IngestContext) -> list[DroidEvent]:
+    events: list[DroidEvent] = []
+    for path in sorted((folder / "events").glob("event_*.json")):
+        source = ctx.src(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = json.loads(text) if text.strip() else None
+        except json.JSONDecodeError as exc:
+            ctx.report(codes.UNREADABLE_RECORD, f"invalid JSON: {exc.msg}",
+                       source.model_copy(update={"line": exc.lineno}))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            ctx.report(codes.UNREADABLE_RECORD, f"cannot read the event: {exc}", source)
+            continue
+        if data is None:
+            ctx.report(codes.EMPTY_FILE, f"{path.name} is empty; skipped", source)
+            continue
+        event = data.get("event") if isinstance(data, dict) else None
+        start, stop = (data.get("start_state"), data.get("stop_state")) if event else (None, None)
+        if not isinstance(event, dict) or not isinstance(start, str) or not isinstance(stop, str):
+            ctx.report(codes.UNREADABLE_RECORD, "an event needs \"event\", \"start_state\" and "
+                       "\"stop_state\"", source)
+            continue
+        events.append(DroidEvent(path, event, start, stop))
+    return events
+
+
+class _Chain:
+    """Builds drafts from the event chain of one folder."""
+
+    def __init__(self, folder: Path, ctx: IngestContext, states: dict[str, DroidState],
+                 device: Device) -> None:
+        self.folder, self.ctx, self.states, self.device = folder, ctx, states, device
+        self.base_id = ctx.episode_id(folder)
+        scope = ctx.rel(folder)
+        self.stats = ViewStats.create(scope)
+        self.tallies = EventTallies.create(scope)
+        self.drafts: list[DraftEpisode] = []
+        self.current: DraftEpisode | None = None
+        self.at_state: str | None = None
+        self.observations: dict[str, Observation] = {}
+        self.shot_sizes: dict[tuple[int, int], list[str]] = {}
+
+    def feed(self, ev: DroidEvent) -> None:
+        src = self.ctx.src(ev.path)
+        if ev.start not in self.states:
+            self.ctx.report(codes.STATE_MISSING, f"start state {ev.start} has no state file; "
+                            "the event is dropped" + (" and a new episode starts at its stop "
+                            "state" if ev.stop in self.states else ""), src)
+            self.close()
+            if ev.stop in self.states:
+                self.begin(ev.stop)
+            return
+        if self.current is None or self.at_state != ev.start:
+            if self.current is not None:
+                self.ctx.report(codes.CHAIN_BREAK, f"the event starts at state {ev.start} but the "
+                                f"previous one stopped at {self.at_state}; new episode", src)
+            self.close()
+            self.begin(ev.start)
+        mapped = map_event(ev.event, self.device, self.tallies, self._where(ev), self.ctx)
+        if mapped is None:
+            self.close()
+            if ev.stop in self.states:
+                self.begin(ev.stop)
+            return
+        if ev.stop not in self.states:
+            self.ctx.report(codes.STATE_MISSING, f"stop state {ev.stop} has no state file; the "
+                            "episode ends before this event", src)
+            self.close()
+            return
+        self.append(ev, mapped)
+
+    def _where(self, ev: DroidEvent) -> SourceRef:
+        step = len(self.current.steps) - 1 if self.current else None
+        return self.ctx.src(ev.path, episode=self.current.id if self.current else None, step=step)
+
+    def begin(self, state_str: str) -> None:
+        self.current = DraftEpisode(id=f"{self.base_id}#{len(self.drafts)}", device=self.device,
+                                    file=self.ctx.rel(self.folder))
+        self.current.steps.append(self._step(state_str))
+        self.at_state = state_str
+
+    def append(self, ev: DroidEvent, mapped: Mapped) -> None:
+        assert self.current is not None
+        file = self.ctx.rel(ev.path)
+        last = self.current.steps[-1]
+        last.action, last.file = mapped.actions[0], file
+        if len(mapped.actions) == 2:  # click inserted before a set_text on an unfocused field
+            state = self.states[ev.start]
+            tree = build_tree(state, self.ctx, None, focus=find_view(state, mapped.target))
+            obs = self._observation(ev.start).model_copy(update={"root": tree})
+            self.current.steps.append(DraftStep(obs, mapped.actions[1], file))
+        self.current.steps.append(self._step(ev.stop))
+        self.at_state = ev.stop
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.drafts.append(self.current)
+        self.current, self.at_state = None, None
+
+    def _step(self, state_str: str) -> DraftStep:
+        return DraftStep(self._observation(state_str), None, self.ctx.rel(self.states[state_str].path))
+
+    def _observation(self, state_str: str) -> Observation:
+        if state_str not in self.observations:
+            state = self.states[state_str]
+            self.observations[state_str] = Observation(
+                root=state.tree(self.ctx, self.stats), package=state.package,
+                activity=state.activity, xml_file=state.path.relative_to(self.folder).as_posix(),
+                screenshot=self._screenshot(state))
+        return self.observations[state_str]
+
+    def _screenshot(self, state: DroidState) -> str | None:
+        for suffix in (".jpg", ".png"):
+            path = self.folder / "states" / f"screen_{state.tag}{suffix}"
+            if path.is_file():
+                size = image_size(path)
+                if size is not None:
+                    self.shot_sizes.setdefault(size, []).append(self.ctx.rel(path))
+                return path.relative_to(self.folder).as_posix()
+        return None
+
+    def flush(self) -> None:
+        """Report the per-folder tallies and the screenshot scale."""
+        self.stats.negative.flush(self.ctx, "collapsed to zero size at (x1, y1)")
+        self.stats.invisible.flush(self.ctx, "left out of the view trees with their subtrees")
+        self.tallies.flush(self.ctx)
+        frame = (self.device.width, self.device.height)
+        for size, files in sorted(self.shot_sizes.items()):
+            if size != frame:
+                _report_scale(self.ctx, size, frame, files)
+
+
+def _report_scale(ctx: IngestContext, size: tuple[int, int], frame: tuple[int, int],
+                  files: list[str]) -> None:
+    sx, sy = size[0] / frame[0], size[1] / frame[1]
+    scale = f"{sx:g}" if abs(sx - sy) < 0.01 else f"{sx:g} x {sy:g}"
+    ctx.report(codes.SCREENSHOT_SCALE, f"{len(files)} screenshot(s) are {size[0]}x{size[1]} while "
+               f"view bounds are in the {frame[0]}x{frame[1]} device frame (scale {scale}); the "
+               "paths were kept as they are", SourceRef(file=files[0]),
+               hint=f"multiply view bounds by {scale} to draw them on these images (or scale the "
+               f"images by {1 / sx:g})")

@@ -1,0 +1,196 @@
+"""DroidBot state files (ingest pass): `states/state_*.json` → view trees and the device size.
+
+A state holds `views[]`, a flat list linked by `parent`/`children` indices, with bounds
+`[[x1, y1], [x2, y2]]`. Decisions:
+- Invisible views (`visible: false`) and their subtrees are left out of the tree, as uiautomator
+  leaves them out of its dumps (one PW138 note per folder). In real data an invisible parent never
+  has a visible child.
+- Bounds with negative width/height (off-screen views, x2 < x1) are collapsed to zero size at
+  (x1, y1), as for XML dumps, with one PW105 warning per folder (they are all invisible in the
+  Habitica run, so they are dropped anyway).
+- A view's `index` is its position among all of its parent's children, as uiautomator writes it.
+- The device size is the largest root view extent over all states (dialog windows have smaller
+  roots), since DroidBot records no screen size.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from phoneworld.ingest import codes
+from phoneworld.ingest.context import IngestContext, Tally
+from phoneworld.ingest.uixml import normalise_bounds
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.trace import Device, ViewNode
+
+_TEXT_FIELDS = {"text": "text", "resource_id": "resource_id",
+                "content_description": "content_desc", "package": "package"}
+_BOOL_FIELDS = {"checkable": "checkable", "checked": "checked", "clickable": "clickable",
+                "long_clickable": "long_clickable", "scrollable": "scrollable",
+                "focusable": "focusable", "focused": "focused", "selected": "selected",
+                "is_password": "password"}
+
+
+@dataclass
+class ViewStats:
+    """Per-folder tallies of what tree building had to normalise or drop."""
+
+    negative: Tally
+    invisible: Tally
+
+    @classmethod
+    def create(cls, scope: str) -> ViewStats:
+        return cls(Tally(codes.NEGATIVE_BOUNDS, scope), Tally(codes.INVISIBLE_DROPPED, scope))
+
+
+@dataclass
+class DroidState:
+    """One state file: its hash, app, activity, flat views and (cached) tree."""
+
+    state_str: str
+    tag: str
+    path: Path
+    package: str
+    activity: str | None
+    views: list[dict[str, Any]]
+    _tree: ViewNode | None = field(default=None, repr=False)
+
+    def tree(self, ctx: IngestContext, stats: ViewStats | None) -> ViewNode:
+        if self._tree is None:
+            self._tree = build_tree(self, ctx, stats)
+        return self._tree
+
+
+def load_states(folder: Path, ctx: IngestContext) -> dict[str, DroidState]:
+    """All readable states of `folder/states`, by state_str; bad files are reported (PW131)."""
+    states: dict[str, DroidState] = {}
+    for path in sorted((folder / "states").glob("state_*.json")):
+        state = _load_state(path, ctx)
+        if state is not None:
+            states.setdefault(state.state_str, state)
+    return states
+
+
+def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
+    source = ctx.src(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        ctx.report(codes.UNREADABLE_RECORD, f"invalid JSON: {exc.msg}",
+                   source.model_copy(update={"line": exc.lineno}))
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        ctx.report(codes.UNREADABLE_RECORD, f"cannot read the state: {exc}", source)
+        return None
+    views = data.get("views") if isinstance(data, dict) else None
+    state_str = data.get("state_str") if isinstance(data, dict) else None
+    if not isinstance(views, list) or not views or not isinstance(state_str, str):
+        ctx.report(codes.UNREADABLE_RECORD, "a state needs \"state_str\" and a non-empty "
+                   "\"views\" list", source)
+        return None
+    bad = next((i for i, v in enumerate(views) if _bounds(v) is None), None)
+    if bad is not None:
+        ctx.report(codes.BAD_BOUNDS, f"views[{bad}].bounds is not [[x1, y1], [x2, y2]]", source)
+        return None
+    activity = data.get("foreground_activity")
+    activity = activity if isinstance(activity, str) and activity else None
+    package = activity.split("/", 1)[0] if activity else str(views[0].get("package") or "")
+    return DroidState(state_str=state_str, tag=str(data.get("tag", path.stem[6:])), path=path,
+                      package=package, activity=activity, views=views)
+
+
+def _bounds(view: Any) -> tuple[int, int, int, int] | None:
+    try:
+        (x1, y1), (x2, y2) = view["bounds"]
+        return int(x1), int(y1), int(x2), int(y2)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def view_bounds(view: dict[str, Any]) -> tuple[int, int, int, int] | None:
+    """The raw `[[x1, y1], [x2, y2]]` of a view dict as four ints (None when malformed)."""
+    return _bounds(view)
+
+
+def find_view(state: DroidState, view: dict[str, Any] | None) -> int | None:
+    """The index in `state.views` of an event's target view: its temp_id if the view_str agrees,
+    else the first view with that view_str (None when it is not there)."""
+    if view is None:
+        return None
+    temp_id, view_str = view.get("temp_id"), view.get("view_str")
+    views = state.views
+    if isinstance(temp_id, int) and 0 <= temp_id < len(views):
+        if view_str is None or views[temp_id].get("view_str") == view_str:
+            return temp_id
+    return next((i for i, v in enumerate(views) if view_str and v.get("view_str") == view_str),
+                None)
+
+
+def root_index(views: list[dict[str, Any]]) -> int:
+    return next((i for i, v in enumerate(views) if v.get("parent", -1) in (-1, None)), 0)
+
+
+def build_tree(state: DroidState, ctx: IngestContext, stats: ViewStats | None,
+               focus: int | None = None) -> ViewNode:
+    """The visible view tree of a state; `focus` marks that view index as focused."""
+    views = state.views
+    if stats is not None:
+        _tally(state, ctx, stats)
+    seen: set[int] = set()
+
+    def node(i: int, index: int) -> ViewNode | None:
+        if i in seen or views[i].get("visible") is False:  # a loop in a malformed file, or hidden
+            return None
+        seen.add(i)
+        view = views[i]
+        bounds = normalise_bounds(*(_bounds(view) or (0, 0, 0, 0)))[0]
+        kids = [node(c, k) for k, c in enumerate(_children(view, len(views)))]
+        return _view_node(view, bounds, index, tuple(k for k in kids if k is not None), i == focus)
+
+    root = node(root_index(views), 0)
+    if root is None:  # an invisible root: keep an empty screen rather than lose the state
+        x1, y1, x2, y2 = _bounds(views[root_index(views)]) or (0, 0, 0, 0)
+        root = _view_node(views[root_index(views)], normalise_bounds(x1, y1, x2, y2)[0], 0, (),
+                          False)
+    return root
+
+
+def _tally(state: DroidState, ctx: IngestContext, stats: ViewStats) -> None:
+    """Count, over all views of the state, those with negative-size bounds and the invisible."""
+    where = ctx.src(state.path)
+    for i, view in enumerate(state.views):
+        x1, y1, x2, y2 = _bounds(view) or (0, 0, 0, 0)
+        if x2 < x1 or y2 < y1:
+            hidden = " (invisible)" if view.get("visible") is False else ""
+            stats.negative.add(f"views[{i}] has bounds [[{x1}, {y1}], [{x2}, {y2}]] with "
+                               f"negative size{hidden}", where)
+        if view.get("visible") is False:
+            stats.invisible.add(f"views[{i}] ({view.get('class')}) is invisible", where)
+
+
+def _children(view: dict[str, Any], count: int) -> list[int]:
+    kids = view.get("children") or []
+    return [c for c in kids if isinstance(c, int) and 0 <= c < count]
+
+
+def _view_node(view: dict[str, Any], bounds: Bounds, index: int,
+               children: tuple[ViewNode, ...], focused: bool) -> ViewNode:
+    fields: dict[str, Any] = {key: str(view.get(src) or "") for src, key in _TEXT_FIELDS.items()}
+    fields.update({key: bool(view.get(src)) for src, key in _BOOL_FIELDS.items()})
+    fields["enabled"] = view.get("enabled") is not False
+    if focused:
+        fields["focused"] = True
+    return ViewNode(cls=str(view.get("class") or ""), bounds=bounds, index=index,
+                    children=children, **fields)
+
+
+def device_size(states: dict[str, DroidState]) -> Device:
+    """The largest root extent over all states (see the module docstring)."""
+    width = height = 0
+    for state in states.values():
+        x1, y1, x2, y2 = _bounds(state.views[root_index(state.views)]) or (0, 0, 0, 0)
+        width, height = max(width, x2), max(height, y2)
+    return Device(width=max(width, 1), height=max(height, 1))

@@ -1,0 +1,192 @@
+"""LlamaTouch traces (ingest pass): `N.xml` dumps + `eventStructs.txt` → episodes, split per app.
+
+A trace folder holds per step `N.xml` (a real uiautomator dump), `N.png`, `N.activity` ("null"
+when unknown), and the ordered actions in `eventStructs.txt`: action i is taken on screen i.
+Lines look like `[Click] Screen Resolution (400, 720), Click Position (53, 261)`, `[Swipe] ...`
+(two positions), `[Type] text`, `[Back]`, `[Home]`, `[Enter]`; the older Chinese tags (【点击事件】,
+【滑动事件】, 【键盘输入】, 【Home键】, 【Back键】) are read too. A swipe becomes a drag.
+
+The device frame (decision): the width is the XML root's; the height is the screenshot's (rescaled
+to that width), because the dump's root is the app window, which excludes the navigation bar
+(1792 of 1918 rows in trace_7), while the recorder's click frame spans the whole screen. Clicks
+are rescaled from their frame to that device frame, with one PW161 warning per episode. Without a
+screenshot the root's extent is used. The instruction is instruction.txt without its first line
+when that line is a numeric episode id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from phoneworld.ingest import codes
+from phoneworld.ingest.context import IngestContext, did_you_mean
+from phoneworld.ingest.draft import DraftEpisode, DraftStep, clip
+from phoneworld.ingest.images import device_frame, image_size
+from phoneworld.ingest.split import split_by_app
+from phoneworld.ingest.uixml import Screen, read_uixml
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.trace import (
+    Action, Back, Click, Device, Done, Drag, Enter, Episode, Home, LongPress, Observation, TypeText,
+)
+
+EVENTS_FILE = "eventStructs.txt"
+_TAG = re.compile(r"^\s*[\[【]\s*(?P<tag>[^\]】]+?)\s*[\]】]\s*(?P<rest>.*)$")
+_PAIR = re.compile(r"[(（]\s*[wx]?\s*(-?\d+)\s*[,，]\s*[hy]?\s*(-?\d+)\s*[)）]")
+TAGS: dict[str, str] = {
+    "click": "click", "tap": "click", "点击事件": "click", "long click": "long_press",
+    "long press": "long_press", "longpress": "long_press", "swipe": "drag", "滑动事件": "drag",
+    "type": "type", "input": "type", "键盘输入": "type", "back": "back", "back键": "back",
+    "home": "home", "home键": "home", "enter": "enter", "complete": "done", "done": "done",
+}
+POINTS_NEEDED = {"click": 1, "long_press": 1, "drag": 2}
+
+
+@dataclass(frozen=True)
+class RawAction:
+    """One line of eventStructs.txt before rescaling."""
+
+    kind: str
+    line: int
+    frame: tuple[int, int] | None = None
+    points: tuple[tuple[int, int], ...] = ()
+    text: str = ""
+
+
+def read_llamatouch(folder: Path, ctx: IngestContext) -> list[Episode]:
+    """The episode of one trace folder, split per app; [] when it has errors."""
+    episode_id = ctx.episode_id(folder)
+    errors_before = ctx.diagnostics.counts()["error"]
+    screens = _screens(folder, ctx, episode_id)
+    actions = parse_events(folder / EVENTS_FILE, ctx, episode_id)
+    if ctx.diagnostics.counts()["error"] > errors_before or not screens:
+        return []
+    actions, screens = _fit(actions, screens, folder, ctx, episode_id)
+    root = Bounds(x1=0, y1=0, x2=max(s.root.bounds.x2 for s in screens),
+                  y2=max(s.root.bounds.y2 for s in screens))
+    device = device_frame(root, image_size(folder / "0.png"))
+    draft = DraftEpisode(id=episode_id, device=device, file=ctx.rel(folder),
+                         instruction=_instruction(folder / "instruction.txt"))
+    events = ctx.rel(folder / EVENTS_FILE)
+    for i, screen in enumerate(screens):
+        action = to_action(actions[i], device) if i < len(actions) else None
+        acted = action is not None
+        draft.steps.append(DraftStep(_observation(folder, i, screen), action,
+                                     events if acted else ctx.rel(folder / f"{i}.xml"),
+                                     actions[i].line if acted else None))
+    frames = sorted({a.frame for a in actions if a.frame and a.frame != (device.width,
+                                                                           device.height)})
+    if frames:
+        ctx.report(codes.FRAME_RESCALED, f"action positions recorded in a {frames[0][0]}x"
+                   f"{frames[0][1]} frame were rescaled to the {device.width}x{device.height} "
+                   "device frame (width from the XML root, height from the screenshot)",
+                   ctx.src(folder / EVENTS_FILE, episode=episode_id))
+    return split_by_app(draft, ctx)
+
+
+def _screens(folder: Path, ctx: IngestContext, episode_id: str) -> list[Screen]:
+    numbered = {int(p.stem): p for p in folder.glob("*.xml") if p.stem.isdigit()}
+    count = max(numbered) + 1 if numbered else 0
+    missing = [i for i in range(count) if i not in numbered]
+    if not numbered or missing:
+        what = f"missing {', '.join(f'{i}.xml' for i in missing[:5])}" if missing else \
+            "no numbered N.xml file"
+        ctx.report(codes.SCREEN_GAP, what, ctx.src(folder, episode=episode_id))
+        return []
+    parsed = [read_uixml(numbered[i], ctx, episode_id, i) for i in range(count)]
+    return [s for s in parsed if s is not None] if all(parsed) else []
+
+
+def parse_events(path: Path, ctx: IngestContext, episode_id: str) -> list[RawAction]:
+    """The actions of eventStructs.txt; bad lines are errors (PW160)."""
+    out: list[RawAction] = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        ctx.report(codes.BAD_EVENT_LINE, f"cannot read {path.name}: {exc}",
+                   ctx.src(path, episode=episode_id))
+        return out
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        action = parse_line(text, number)
+        if isinstance(action, str):
+            ctx.report(codes.BAD_EVENT_LINE, action,
+                       ctx.src(path, number, episode_id, step=len(out)))
+        else:
+            out.append(action)
+    return out
+
+
+def parse_line(text: str, line: int) -> RawAction | str:
+    """One line as a RawAction, or a message saying why it does not parse."""
+    match = _TAG.match(text)
+    if match is None:
+        return f"{text.strip()[:60]!r} does not start with a [Tag]"
+    tag, rest = match.group("tag"), match.group("rest")
+    kind = TAGS.get(tag.lower())
+    if kind is None:
+        return f"unknown action tag [{tag}]{did_you_mean(tag.lower(), list(TAGS))}"
+    if kind == "type":
+        return RawAction(kind, line, text=rest.strip())
+    pairs = [(int(x), int(y)) for x, y in _PAIR.findall(rest)]
+    frame = pairs.pop(0) if re.search(r"resolution|屏幕大小", rest, re.I) and pairs else None
+    needed = POINTS_NEEDED.get(kind, 0)
+    if len(pairs) < needed:
+        return f"[{tag}] needs {needed} position(s), found {len(pairs)}"
+    if frame is not None and (frame[0] <= 0 or frame[1] <= 0):
+        return f"[{tag}] has an empty screen resolution {frame}"
+    return RawAction(kind, line, frame, tuple(pairs[:needed]))
+
+
+def to_action(raw: RawAction, device: Device) -> Action:
+    """Device-pixel action of a raw one; positions scale from the raw frame to the device's."""
+    fw, fh = raw.frame or (device.width, device.height)
+    pts = [clip(round(x * device.width / fw), round(y * device.height / fh), device)
+           for x, y in raw.points]
+    simple: dict[str, Action] = {"back": Back(), "home": Home(), "enter": Enter(), "done": Done()}
+    if raw.kind == "click":
+        return Click(x=pts[0][0], y=pts[0][1])
+    if raw.kind == "long_press":
+        return LongPress(x=pts[0][0], y=pts[0][1])
+    if raw.kind == "drag":
+        return Drag(x1=pts[0][0], y1=pts[0][1], x2=pts[1][0], y2=pts[1][1])
+    if raw.kind == "type":
+        return TypeText(text=raw.text)
+    return simple[raw.kind]
+
+
+def _fit(actions: list[RawAction], screens: list[Screen], folder: Path, ctx: IngestContext,
+         episode_id: str) -> tuple[list[RawAction], list[Screen]]:
+    """Make len(actions) == len(screens) - 1, dropping the surplus with a warning (PW162)."""
+    if len(actions) == len(screens) - 1:
+        return actions, screens
+    source = ctx.src(folder / EVENTS_FILE, episode=episode_id)
+    if len(actions) >= len(screens):
+        ctx.report(codes.COUNT_MISMATCH, f"{len(actions)} actions for {len(screens)} screens: the "
+                   f"last {len(actions) - len(screens) + 1} action(s) led to no recorded screen "
+                   "and were dropped", source)
+        return actions[:len(screens) - 1], screens
+    ctx.report(codes.COUNT_MISMATCH, f"{len(actions)} actions for {len(screens)} screens: screens "
+               f"after {len(actions)}.xml have no action leading to them and were dropped", source)
+    return actions, screens[:len(actions) + 1]
+
+
+def _observation(folder: Path, i: int, screen: Screen) -> Observation:
+    activity_file = folder / f"{i}.activity"
+    activity = activity_file.read_text(encoding="utf-8").strip() if activity_file.is_file() else ""
+    shot = folder / f"{i}.png"
+    return Observation(root=screen.root, package=screen.package,
+                       activity=None if activity in ("", "null") else activity,
+                       xml_file=f"{i}.xml", screenshot=shot.name if shot.is_file() else None,
+                       rotation=screen.rotation)
+
+
+def _instruction(path: Path) -> str | None:
+    if not path.is_file():
+        return None
+    lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    if len(lines) > 1 and lines[0].isdigit():
+        lines = lines[1:]
+    return " ".join(lines) or None

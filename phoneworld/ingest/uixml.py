@@ -1,0 +1,193 @@
+"""Parser of real `uiautomator dump` XML into the IR's `ViewNode` tree (ingest pass).
+
+lxml stays inside this module. Problems are reported with the file's line numbers: malformed XML
+(PW102), no <hierarchy>/<node> (PW103), bad bounds (PW104, one error per file with a count). Real
+dumps contain views with negative width or height (x2 < x1: off-screen views); they are collapsed
+to zero size at (x1, y1) so that hit-testing never lands on them, with one PW105 warning per file.
+Several top-level nodes (several windows) are wrapped in one synthetic root (PW106).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from phoneworld.ingest import codes
+from phoneworld.ingest.context import IngestContext
+from phoneworld.ir.base import Bounds, SourceRef
+from phoneworld.ir.trace import ViewNode
+
+logger = logging.getLogger(__name__)
+
+_BOUNDS_RE = re.compile(r"^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
+_BOOL_ATTRS = {
+    "checkable": "checkable", "checked": "checked", "clickable": "clickable",
+    "long-clickable": "long_clickable", "scrollable": "scrollable", "focusable": "focusable",
+    "focused": "focused", "enabled": "enabled", "selected": "selected", "password": "password",
+}
+_TEXT_ATTRS = {"text": "text", "resource-id": "resource_id", "content-desc": "content_desc",
+               "package": "package"}
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One parsed dump: the view tree, the screen rotation and the package of the root node."""
+
+    root: ViewNode
+    rotation: int
+    package: str
+
+
+def parse_bounds(text: str) -> tuple[int, int, int, int] | None:
+    """`"[x1,y1][x2,y2]"` as four ints, or None when the string has another shape."""
+    match = _BOUNDS_RE.match(text)
+    if match is None:
+        return None
+    x1, y1, x2, y2 = (int(g) for g in match.groups())
+    return x1, y1, x2, y2
+
+
+def normalise_bounds(x1: int, y1: int, x2: int, y2: int) -> tuple[Bounds, bool]:
+    """Bounds with negative width/height collapsed to zero size at (x1, y1); True if collapsed."""
+    collapsed = x2 < x1 or y2 < y1
+    return Bounds(x1=x1, y1=y1, x2=max(x1, x2), y2=max(y1, y2)), collapsed
+
+
+@dataclass
+class _FileState:
+    """Per-file bookkeeping, so repeated problems become one diagnostic with a count."""
+
+    source: SourceRef
+    bad_bounds: list[tuple[int | None, str]] = field(default_factory=list)
+    negative: list[tuple[int | None, str]] = field(default_factory=list)
+    bad_attrs: list[tuple[int | None, str]] = field(default_factory=list)
+
+    def at(self, line: int | None) -> SourceRef:
+        return self.source.model_copy(update={"line": line})
+
+
+def read_uixml(path: Path, ctx: IngestContext, episode: str | None = None,
+               step: int | None = None) -> Screen | None:
+    """Parse one dump file; None (after reporting errors) when it cannot be used."""
+    source = ctx.src(path, episode=episode, step=step)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        ctx.report(codes.SCREEN_MISSING, f"cannot read {path.name}: {exc.strerror}", source)
+        return None
+    return parse_uixml(data, ctx, source)
+
+
+def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | None:
+    """Parse dump bytes; `source` names the file (its line is filled in per problem)."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True,
+                             remove_comments=True, remove_pis=True)
+    try:
+        doc = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno if exc.lineno else None
+        ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}",
+                   source.model_copy(update={"line": line}))
+        return None
+    if doc is None:
+        ctx.report(codes.XML_SYNTAX, "the file is empty", source)
+        return None
+    if doc.tag != "hierarchy":
+        ctx.report(codes.XML_STRUCTURE, f"the root element is <{doc.tag}>, not <hierarchy>",
+                   source.model_copy(update={"line": doc.sourceline}))
+        return None
+    tops = list(doc.iterchildren("node"))
+    if not tops:
+        ctx.report(codes.XML_STRUCTURE, "<hierarchy> holds no <node>",
+                   source.model_copy(update={"line": doc.sourceline}))
+        return None
+    state = _FileState(source)
+    nodes = [_convert(el, state) for el in tops]
+    _flush(state, ctx)
+    if state.bad_bounds or any(n is None for n in nodes):
+        return None
+    roots = [n for n in nodes if n is not None]
+    root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(tops[1].sourceline))
+    rotation = _int_or(doc.get("rotation"), 0) or 0
+    return Screen(root=root, rotation=rotation, package=root.package or _first_package(root))
+
+
+def _convert(el: etree._Element, state: _FileState) -> ViewNode | None:
+    """One <node> and its subtree; None when a bounds attribute is unusable."""
+    line = el.sourceline
+    raw = el.get("bounds")
+    parsed = parse_bounds(raw) if raw is not None else None
+    if parsed is None:
+        state.bad_bounds.append((line, "no bounds attribute" if raw is None else f'"{raw}"'))
+        bounds = Bounds(x1=0, y1=0, x2=0, y2=0)
+    else:
+        bounds, collapsed = normalise_bounds(*parsed)
+        if collapsed:
+            state.negative.append((line, raw or ""))
+    fields: dict[str, object] = {key: el.get(attr, "") for attr, key in _TEXT_ATTRS.items()}
+    for attr, key in _BOOL_ATTRS.items():
+        fields[key] = _bool(el.get(attr), key == "enabled", attr, line, state)
+    index_raw = el.get("index", "0")
+    index = _int_or(index_raw, None)
+    if index is None:
+        state.bad_attrs.append((line, f'index="{index_raw}"'))
+        index = 0
+    children = [_convert(child, state) for child in el.iterchildren("node")]
+    if any(child is None for child in children):
+        return None
+    return ViewNode(cls=el.get("class", ""), bounds=bounds, index=index,
+                    children=tuple(c for c in children if c is not None), **fields)
+
+
+def _bool(value: str | None, default: bool, attr: str, line: int | None, state: _FileState) -> bool:
+    if value is None:
+        return default
+    low = value.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    state.bad_attrs.append((line, f'{attr}="{value}"'))
+    return default
+
+
+def _int_or(value: str | None, default: int | None) -> int | None:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _flush(state: _FileState, ctx: IngestContext) -> None:
+    def more(items: list[tuple[int | None, str]]) -> str:
+        return f" ({len(items) - 1} more in this file)" if len(items) > 1 else ""
+
+    if state.bad_bounds:
+        line, what = state.bad_bounds[0]
+        ctx.report(codes.BAD_BOUNDS,
+                   f"bounds {what} is not \"[x1,y1][x2,y2]\"{more(state.bad_bounds)}", state.at(line))
+    if state.negative:
+        line, what = state.negative[0]
+        ctx.report(codes.NEGATIVE_BOUNDS, f"bounds \"{what}\" have negative width or height"
+                   f"{more(state.negative)}; collapsed to zero size at (x1, y1)", state.at(line))
+    if state.bad_attrs:
+        line, what = state.bad_attrs[0]
+        ctx.report(codes.BAD_ATTRIBUTE, f"{what} is not valid{more(state.bad_attrs)}; "
+                   "the default was used", state.at(line))
+
+
+def _wrap(roots: list[ViewNode], ctx: IngestContext, source: SourceRef) -> ViewNode:
+    ctx.report(codes.MANY_WINDOWS, f"{len(roots)} top-level nodes; wrapped in one FrameLayout", source)
+    bounds = Bounds(x1=min(r.bounds.x1 for r in roots), y1=min(r.bounds.y1 for r in roots),
+                    x2=max(r.bounds.x2 for r in roots), y2=max(r.bounds.y2 for r in roots))
+    return ViewNode(cls="android.widget.FrameLayout", bounds=bounds, package=roots[0].package,
+                    children=tuple(roots))
+
+
+def _first_package(root: ViewNode) -> str:
+    for node in root.walk():
+        if node.package:
+            return node.package
+    return ""

@@ -1,0 +1,40 @@
+"""The build report (`report.json`): what was compiled and how faithful it is."""
+
+from __future__ import annotations
+
+from phoneworld.ir.base import Frozen
+
+
+class Fidelity(Frozen):
+    steps: int
+    changing_steps: int
+    transition_match: float | None
+    transition_match_changing: float | None
+    observation_match: float | None
+    change_f1: float | None
+
+
+class FidelityReport(Frozen):
+    train: Fidelity | None = None
+    heldout: Fidelity | None = None
+
+
+class StateVarSummary(Frozen):
+    name: str
+    kind: str
+
+
+class BuildReport(Frozen):
+    app: str
+    episodes: int
+    steps: int
+    screens: int
+    transitions: int
+    state_vars: tuple[StateVarSummary, ...]
+    effects: dict[str, int]
+    guards: int
+    fidelity: FidelityReport
+    diagnostics: dict[str, int]
+    unexplained: tuple[str, ...] = ()  # recorded behaviour the app does not reproduce, and why
+    heldout_fraction: float = 0.0
+    seed: int = 0

@@ -1,0 +1,108 @@
+"""The `lower` pass: screens, graph and state model -> the app spec (`AppSpec`).
+
+Widget trees come from the screen templates with their texts and checked flags bound to state
+where the state model says so (literal otherwise); list containers get their item template bound
+to the collection's fields; rules become named transitions. The defaults for unobserved input are
+the app-spec semantics (see `phoneworld.ir.app`), so nothing is added for them here.
+"""
+
+from __future__ import annotations
+
+from phoneworld.ir.app import (
+    AppSpec, Expr, FieldSpec, ItemField, ListSpec, Lit, ScreenSpec, Transition, Widget,
+)
+from phoneworld.ir.graph import TransitionGraph
+from phoneworld.ir.model import Binding, StateModel
+from phoneworld.ir.screens import Abstraction, TemplateNode
+from phoneworld.ir.trace import TraceSet
+
+__all__ = ["lower"]
+
+
+def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
+          model: StateModel) -> AppSpec:
+    bindings = {(b.screen, b.widget): b for b in model.bindings}
+    lists = {(lb.screen, lb.widget): lb.collection for lb in model.lists}
+    fields = {v.name: {f.name: f for f in v.fields} for v in model.variables
+              if v.kind == "collection"}
+    screens = tuple(
+        ScreenSpec(
+            id=t.id, name=t.name, package=t.package, activity=t.activity,
+            root=_widget(t.id, t.root, bindings, lists, fields),
+            observations=t.observations, sources=t.sources,
+        )
+        for t in abstraction.screens
+    )
+    transitions = tuple(
+        Transition(
+            id=_transition_id(n, r.screen, r.action, r.widget), screen=r.screen,
+            action=r.action,  # type: ignore[arg-type]
+            widget=r.widget, guard=r.guard, effects=r.effects, target=r.target,
+            nav=r.nav,  # type: ignore[arg-type]
+            support=r.support, sources=r.sources,
+        )
+        for n, r in enumerate(model.rules)
+    )
+    device = traces.episodes[0].device
+    return AppSpec(
+        package=abstraction.app, label=_label(traces), device=device,
+        start_screen=graph.start_screen, screens=screens, transitions=transitions,
+        state=model.variables, initial_state=model.initial_state,
+    )
+
+
+def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Binding],
+            lists: dict[tuple[str, str], str], fields: dict[str, dict[str, FieldSpec]],
+            item_fields: dict[str, tuple[Expr | None, Expr | None]] | None = None) -> Widget:
+    text: Expr = Lit(value=t.text)
+    checked: Expr = Lit(value=t.checked)
+    if item_fields is not None:
+        bound_text, bound_checked = item_fields.get(t.wid, (None, None))
+        text, checked = bound_text or text, bound_checked or checked
+    else:
+        b = bindings.get((screen, t.wid))
+        if b is not None:
+            text = b.text or text
+            checked = b.checked or checked
+    list_spec = None
+    if t.item is not None and (screen, t.wid) in lists:
+        coll = lists[(screen, t.wid)]
+        item = _widget(screen, t.item, bindings, lists, fields,
+                       _field_map(t.item, fields.get(coll, {})))
+        list_spec = ListSpec(collection=coll, item=item, pitch=max(1, t.pitch),
+                             max_visible=max(1, t.max_visible))
+    children = tuple(_widget(screen, c, bindings, lists, fields, item_fields) for c in t.children)
+    return Widget(
+        wid=t.wid, cls=t.cls, resource_id=t.resource_id, content_desc=t.content_desc, text=text,
+        checked=checked, bounds=t.bounds, checkable=t.checkable, clickable=t.clickable,
+        long_clickable=t.long_clickable, scrollable=t.scrollable, focusable=t.focusable,
+        enabled=t.enabled, password=t.password, selected=t.selected, editable=t.editable,
+        children=children, list=list_spec,
+    )
+
+
+def _field_map(item: TemplateNode, specs: dict[str, FieldSpec]
+               ) -> dict[str, tuple[Expr | None, Expr | None]]:
+    """item widget -> (text expression, checked expression) reading the record's fields."""
+    out: dict[str, tuple[Expr | None, Expr | None]] = {}
+    for n in item.walk():
+        text: Expr | None = None
+        checked: Expr | None = None
+        spec = specs.get(n.wid)
+        if spec is not None and spec.kind != "flag":
+            text = ItemField(field=n.wid, fmt=spec.fmt)
+        flag = f"{n.wid}_on" if f"{n.wid}_on" in specs else n.wid
+        if flag in specs and specs[flag].kind == "flag":
+            checked = ItemField(field=flag)
+        out[n.wid] = (text, checked)
+    return out
+
+
+def _transition_id(n: int, screen: str, action: str, widget: str | None) -> str:
+    return f"t{n:03d}_{screen}_{action}" + (f"_{widget}" if widget else "")
+
+
+def _label(traces: TraceSet) -> str:
+    app = traces.episodes[0].app
+    return app.rsplit(".", 1)[-1].replace("_", " ").title()
+

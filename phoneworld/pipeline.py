@@ -1,0 +1,144 @@
+"""`build(config)`: the compiler pipeline, one pass after the other.
+
+ingest -> (per app) abstract -> graph -> state -> lower -> fidelity -> emit
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from phoneworld.abstract import abstract
+from phoneworld.emit import emit
+from phoneworld.errors import InputError, UsageError
+from phoneworld.fidelity import FreeRun, split_heldout, teacher_forced
+from phoneworld.graph import graph
+from phoneworld.ingest import ingest
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.base import SourceRef
+from phoneworld.ir.diagnostics import Diagnostics
+from phoneworld.ir.report import BuildReport, FidelityReport, StateVarSummary
+from phoneworld.ir.trace import TraceSet
+from phoneworld.lower import lower
+from phoneworld.state import infer_state, prepare
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    traces: Path
+    out: Path = Path("generated_apps")
+    fmt: str | None = None
+    heldout: float = 0.0
+    seed: int = 0
+    write: bool = True
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.heldout < 1.0:
+            raise UsageError(f"--heldout must be in [0, 1), got {self.heldout}: "
+                             "it is the fraction of each app's steps kept out of the build")
+        if not self.traces.exists():
+            raise UsageError(f"{self.traces}: no such file or folder; pass the folder of traces")
+
+
+@dataclass
+class AppBuild:
+    spec: AppSpec
+    report: BuildReport
+    path: Path | None
+    seconds: float
+
+
+@dataclass
+class BuildResult:
+    apps: list[AppBuild] = field(default_factory=list)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+
+def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
+    """Ingest only; raise InputError with every diagnostic when the input has errors."""
+    diagnostics = Diagnostics()
+    trace_set = ingest(traces, fmt, diagnostics)
+    if diagnostics.has_errors:
+        raise InputError(f"{traces}: the traces have errors", diagnostics.items)
+    if not trace_set.episodes:
+        diagnostics.error("PW100", "no episodes found", SourceRef(file=str(traces)),
+                          "point at a folder holding episode.json files or a supported format")
+        raise InputError(f"{traces}: no episodes", diagnostics.items)
+    return trace_set, diagnostics
+
+
+def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
+    say = progress or (lambda msg: log.info(msg))
+    say(f"ingest {config.traces}")
+    trace_set, diagnostics = check(config.traces, config.fmt)
+    result = BuildResult(diagnostics=diagnostics)
+    for app in trace_set.apps():
+        app_traces = trace_set.for_app(app)
+        if sum(len(ep.steps) - 1 for ep in app_traces.episodes) < 1:
+            diagnostics.warning("PW190", f"app {app} has no recorded action; not built",
+                                app_traces.episodes[0].source, "record at least one action")
+            continue
+        say(f"build {app}")
+        result.apps.append(build_app(app_traces, config, diagnostics))
+    return result
+
+
+def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -> AppBuild:
+    start = time.perf_counter()
+    train, held = split_heldout(traces, config.heldout)
+    abstraction = abstract(train)
+    transitions = graph(train, abstraction)
+    model = infer_state(abstraction, transitions)
+    spec = lower(train, abstraction, transitions, model)
+    schema, _ = prepare(abstraction, transitions)
+    fidelity = FidelityReport(
+        train=teacher_forced(spec, schema, abstraction, train).summary(),
+        heldout=teacher_forced(spec, schema, abstraction, held).summary() if held.episodes else None,
+    )
+    report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
+    path = emit(spec, report, config.out) if config.write else None
+    return AppBuild(spec=spec, report=report, path=path, seconds=time.perf_counter() - start)
+
+
+def _report(spec: AppSpec, traces: TraceSet, fidelity: FidelityReport, diagnostics: Diagnostics,
+            dropped: tuple[str, ...], config: BuildConfig) -> BuildReport:
+    effects: Counter[str] = Counter(e.kind for t in spec.transitions for e in t.effects)
+    return BuildReport(
+        app=spec.package,
+        episodes=len(traces.episodes),
+        steps=sum(len(ep.steps) - 1 for ep in traces.episodes),
+        screens=len(spec.screens),
+        transitions=len(spec.transitions),
+        state_vars=tuple(StateVarSummary(name=v.name, kind=v.kind) for v in spec.state),
+        effects=dict(sorted(effects.items())),
+        guards=sum(t.guard is not None for t in spec.transitions),
+        fidelity=fidelity,
+        diagnostics=diagnostics.counts(),
+        unexplained=dropped,
+        heldout_fraction=config.heldout,
+        seed=config.seed,
+    )
+
+
+def replay_episodes(traces: Path, fmt: str | None = None) -> list[tuple[str, FreeRun]]:
+    """Build every app in memory and replay each of its episodes free-running."""
+    from phoneworld.fidelity import free_run
+
+    trace_set, _ = check(traces, fmt)
+    out: list[tuple[str, FreeRun]] = []
+    for app in trace_set.apps():
+        app_traces = trace_set.for_app(app)
+        abstraction = abstract(app_traces)
+        transitions = graph(app_traces, abstraction)
+        spec = lower(app_traces, abstraction, transitions, infer_state(abstraction, transitions))
+        schema, _ = prepare(abstraction, transitions)
+        out += [(app, run) for run in free_run(spec, schema, abstraction, app_traces)]
+    return out

@@ -1,0 +1,184 @@
+"""A rendered screen: the widget tree evaluated against one state, and touch dispatch over it.
+
+A `Frame` is immutable once built and depends only on (screen, the state it reads, list offsets,
+focus), so the compiled app caches frames by that key and shares them between simulators. Its
+observation forms (XML, text, elements, ViewNode) are built on first use and memoised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from phoneworld.runtime.semantics import E_ITEM, eval_expr, fmt_text, truthy
+from phoneworld.runtime.xmltext import sanitize
+
+if TYPE_CHECKING:
+    from phoneworld.ir.trace import ViewNode
+    from phoneworld.runtime.compiled import CNode, CompiledApp, CScreen
+    from phoneworld.runtime.render import Element
+
+Focus = tuple[str, int | None]  # (wid, record index for a widget inside a list item)
+
+
+class RNode:
+    """One rendered view: its compiled widget, the record it shows (if in a list item), its values."""
+
+    __slots__ = (
+        "c", "coll", "item", "idx", "x1", "y1", "x2", "y2", "text", "checked", "focused", "children",
+    )
+
+    def __init__(
+        self, c: CNode, coll: str | None, item: int | None, idx: int, dy: int,
+        text: str, checked: bool, focused: bool,
+    ) -> None:
+        self.c = c
+        self.coll = coll
+        self.item = item
+        self.idx = idx
+        self.x1, self.y1, self.x2, self.y2 = c.x1, c.y1 + dy, c.x2, c.y2 + dy
+        self.text = text
+        self.checked = checked
+        self.focused = focused
+        self.children: list[RNode] = []
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x1 <= x < self.x2 and self.y1 <= y < self.y2
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return (self.x1 + self.x2) // 2, (self.y1 + self.y2) // 2
+
+
+class Frame:
+    """The rendered tree of one screen in one state; observation forms are memoised."""
+
+    __slots__ = ("screen", "package", "activity", "root", "nodes", "_xml", "_elements", "_text", "_view")
+
+    def __init__(self, screen: CScreen, root: RNode, nodes: list[RNode]) -> None:
+        self.screen = screen.id
+        self.package = screen.package
+        self.activity = screen.activity
+        self.root = root
+        self.nodes = nodes  # document (pre-)order
+        self._xml: str | None = None
+        self._elements: tuple[Element, ...] | None = None
+        self._text: str | None = None
+        self._view: ViewNode | None = None
+
+    @property
+    def xml(self) -> str:
+        if self._xml is None:
+            from phoneworld.runtime.render import frame_xml
+
+            self._xml = frame_xml(self)
+        return self._xml
+
+    @property
+    def elements(self) -> tuple[Element, ...]:
+        if self._elements is None:
+            from phoneworld.runtime.render import frame_elements
+
+            self._elements = frame_elements(self)
+        return self._elements
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            from phoneworld.runtime.render import text_form
+
+            self._text = text_form(self.elements)
+        return self._text
+
+    @property
+    def view(self) -> ViewNode:
+        if self._view is None:
+            from phoneworld.runtime.render import frame_view
+
+            self._view = frame_view(self)
+        return self._view
+
+
+class _Builder:
+    def __init__(
+        self, app: CompiledApp, state: dict[str, Any], offsets: dict[str, int], focus: Focus | None
+    ) -> None:
+        self.app, self.state, self.offsets, self.focus = app, state, offsets, focus
+        self.nodes: list[RNode] = []
+
+    def node(
+        self, c: CNode, coll: str | None, rec: dict[str, Any] | None, item: int | None,
+        idx: int, dy: int,
+    ) -> RNode:
+        text = c.static_text
+        if text is None:
+            raw = eval_expr(self.app, self.state, c.text, rec)
+            text = sanitize(fmt_text(raw, c.text[3]))
+            if c.password:
+                text = "\u2022" * len(text)
+        checked = c.static_checked
+        if checked is None:
+            checked = truthy(eval_expr(self.app, self.state, c.checked, rec))
+        f = self.focus
+        focused = f is not None and f[0] == c.wid and f[1] == item
+        n = RNode(c, coll, item, idx, dy, text, checked, focused)
+        self.nodes.append(n)
+        kids = n.children
+        for i, ch in enumerate(c.children):
+            kids.append(self.node(ch, coll, rec, item, i, dy))
+        if c.lst is not None:
+            self.items(n, c, dy)
+        return n
+
+    def items(self, n: RNode, c: CNode, dy: int) -> None:
+        lst = c.lst
+        assert lst is not None
+        recs = self.state.get(lst.collection)
+        if not isinstance(recs, list):
+            return
+        off = self.offsets.get(c.wid, 0)
+        base = len(n.children)
+        for slot in range(min(lst.max_visible, len(recs) - off)):
+            ri = off + slot
+            n.children.append(
+                self.node(lst.item, lst.collection, recs[ri], ri, base + slot, dy + slot * lst.pitch)
+            )
+
+
+def effective_offsets(
+    screen: CScreen, state: dict[str, Any], offsets: dict[tuple[str, str], int]
+) -> tuple[int, ...]:
+    """Each list's scroll offset on `screen`, clamped to what its collection can show."""
+    out = []
+    for wid, coll, max_visible in screen.lists:
+        recs = state.get(coll)
+        n = len(recs) if isinstance(recs, list) else 0
+        out.append(max(0, min(offsets.get((screen.id, wid), 0), n - max_visible)))
+    return tuple(out)
+
+
+def build_frame(
+    app: CompiledApp, screen: CScreen, state: dict[str, Any], offsets: tuple[int, ...],
+    focus: Focus | None,
+) -> Frame:
+    """Render `screen` in `state` with the given effective list offsets and focus."""
+    b = _Builder(app, state, {wid: o for (wid, _, _), o in zip(screen.lists, offsets)}, focus)
+    root = b.node(screen.root, None, None, None, 0, 0)
+    return Frame(screen, root, b.nodes)
+
+
+def dispatch(node: RNode, x: float, y: float, accept: Callable[[RNode], bool]) -> RNode | None:
+    """Android-style touch dispatch: children topmost (last) first, depth first; the first node
+    containing the point that `accept`s the event handles it, else the event bubbles to the parent."""
+    if not (node.x1 <= x < node.x2 and node.y1 <= y < node.y2):
+        return None
+    for ch in reversed(node.children):
+        got = dispatch(ch, x, y, accept)
+        if got is not None:
+            return got
+    return node if accept(node) else None
+
+
+def uses_item(c: CNode) -> bool:
+    """Whether a widget's text or checked flag reads its list record."""
+    return c.text[0] == E_ITEM or c.checked[0] == E_ITEM

@@ -1,0 +1,200 @@
+"""Observation forms of a rendered screen: uiautomator XML, ViewNode trees, and the LM text form.
+
+The XML is byte-for-byte the layout of a real `uiautomator dump` (attribute order, ` />` for
+leaves, no newlines, `&#10;` for newlines in values). The text form lists one line per
+interesting node (clickable, long-clickable, checkable, editable, scrollable, or with a text or
+content-desc) with the element id the env accepts in actions:
+
+    [0] TextView "Notes"
+    [1] ImageButton id=btn_add desc="Add note" clickable
+    [4] EditText id=title_input "Buy milk" focused
+    [7] CheckBox "Done" checked
+
+Both forms can be made from a simulator `Frame` (fast path) or from any `ViewNode` tree (for
+backends that read a device's dump), and agree for the same tree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.trace import ViewNode
+from phoneworld.runtime.xmltext import escape_attr, sanitize
+
+if TYPE_CHECKING:
+    from phoneworld.runtime.frame import Frame, RNode
+
+XML_HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
+
+
+class Element(NamedTuple):
+    """One line of the text form; `x`, `y` is where the env taps for `{"element": id}`."""
+
+    id: int
+    cls: str
+    resource_id: str
+    text: str
+    content_desc: str
+    clickable: bool
+    long_clickable: bool
+    checkable: bool
+    checked: bool
+    editable: bool
+    scrollable: bool
+    focused: bool
+    enabled: bool
+    x: int
+    y: int
+    wid: str | None = None  # the spec widget (simulator only)
+    item: int | None = None  # the record index inside a list (simulator only)
+
+
+# ----------------------------------------------------------------------------- XML
+
+
+def frame_xml(frame: Frame, rotation: int = 0) -> str:
+    out = [XML_HEADER, f'<hierarchy rotation="{rotation}">']
+    _node_xml(frame.root, out)
+    out.append("</hierarchy>")
+    return "".join(out)
+
+
+def _node_xml(n: RNode, out: list[str]) -> None:
+    c = n.c
+    out.append(
+        f'<node index="{n.idx}" text="{escape_attr(n.text)}{c.xa}{"true" if n.checked else "false"}'
+        f'{c.xb}{"true" if n.focused else "false"}{c.xc}[{n.x1},{n.y1}][{n.x2},{n.y2}]"'
+    )
+    if n.children:
+        out.append(">")
+        for ch in n.children:
+            _node_xml(ch, out)
+        out.append("</node>")
+    else:
+        out.append(" />")
+
+
+def view_xml(root: ViewNode, rotation: int = 0) -> str:
+    """The uiautomator XML of any ViewNode tree (values are sanitized and escaped)."""
+    out = [XML_HEADER, f'<hierarchy rotation="{rotation}">']
+    _view_node_xml(root, out)
+    out.append("</hierarchy>")
+    return "".join(out)
+
+
+def _tf(v: bool) -> str:
+    return "true" if v else "false"
+
+
+def _view_node_xml(n: ViewNode, out: list[str]) -> None:
+    def a(s: str) -> str:
+        return escape_attr(sanitize(s))
+
+    out.append(
+        f'<node index="{n.index}" text="{a(n.text)}" resource-id="{a(n.resource_id)}"'
+        f' class="{a(n.cls)}" package="{a(n.package)}" content-desc="{a(n.content_desc)}"'
+        f' checkable="{_tf(n.checkable)}" checked="{_tf(n.checked)}" clickable="{_tf(n.clickable)}"'
+        f' enabled="{_tf(n.enabled)}" focusable="{_tf(n.focusable)}" focused="{_tf(n.focused)}"'
+        f' scrollable="{_tf(n.scrollable)}" long-clickable="{_tf(n.long_clickable)}"'
+        f' password="{_tf(n.password)}" selected="{_tf(n.selected)}" bounds="{n.bounds.render()}"'
+    )
+    if n.children:
+        out.append(">")
+        for ch in n.children:
+            _view_node_xml(ch, out)
+        out.append("</node>")
+    else:
+        out.append(" />")
+
+
+# ----------------------------------------------------------------------------- ViewNode
+
+
+def frame_view(frame: Frame) -> ViewNode:
+    """The frame as the trace IR's ViewNode tree (what the XML parses back to)."""
+    return _rnode_view(frame.root, frame.package)
+
+
+def _rnode_view(n: RNode, package: str) -> ViewNode:
+    c = n.c
+    return ViewNode(
+        cls=sanitize(c.cls), resource_id=sanitize(c.resource_id), text=n.text,
+        content_desc=sanitize(c.content_desc), package=sanitize(package),
+        bounds=Bounds(x1=n.x1, y1=n.y1, x2=n.x2, y2=n.y2), index=n.idx,
+        checkable=c.checkable, checked=n.checked, clickable=c.clickable,
+        long_clickable=c.long_clickable, scrollable=c.scrollable, focusable=c.focusable,
+        focused=n.focused, enabled=c.enabled, selected=c.selected, password=c.password,
+        children=tuple(_rnode_view(ch, package) for ch in n.children),
+    )
+
+
+# ----------------------------------------------------------------------------- text form
+
+
+def frame_elements(frame: Frame) -> tuple[Element, ...]:
+    out: list[Element] = []
+    for n in frame.nodes:
+        c = n.c
+        if n.x2 <= n.x1 or n.y2 <= n.y1:
+            continue
+        if not (c.clickable or c.long_clickable or c.checkable or c.editable or c.scrollable
+                or n.text or c.content_desc):
+            continue
+        out.append(Element(
+            len(out), c.cls, c.resource_id, n.text, sanitize(c.content_desc), c.clickable,
+            c.long_clickable, c.checkable, n.checked, c.editable, c.scrollable, n.focused,
+            c.enabled, (n.x1 + n.x2) // 2, (n.y1 + n.y2) // 2, c.wid, n.item,
+        ))
+    return tuple(out)
+
+
+def elements_from_view(root: ViewNode) -> tuple[Element, ...]:
+    """The text-form elements of any ViewNode tree (e.g. a device's parsed dump)."""
+    out: list[Element] = []
+    for n in root.walk():
+        b = n.bounds
+        if b.x2 <= b.x1 or b.y2 <= b.y1:
+            continue
+        if not (n.clickable or n.long_clickable or n.checkable or n.editable or n.scrollable
+                or n.text or n.content_desc):
+            continue
+        cx, cy = b.center
+        out.append(Element(
+            len(out), n.cls, n.resource_id, n.text, n.content_desc, n.clickable, n.long_clickable,
+            n.checkable, n.checked, n.editable, n.scrollable, n.focused, n.enabled, cx, cy,
+        ))
+    return tuple(out)
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
+
+
+def element_line(e: Element) -> str:
+    parts = [f"[{e.id}]", e.cls.rsplit(".", 1)[-1]]
+    if e.resource_id:
+        parts.append("id=" + e.resource_id.split(":id/", 1)[-1])
+    if e.text:
+        parts.append(_quote(e.text))
+    if e.content_desc and e.content_desc != e.text:
+        parts.append("desc=" + _quote(e.content_desc))
+    if e.editable and not e.cls.endswith("EditText"):
+        parts.append("editable")
+    if e.checkable:
+        parts.append("checked" if e.checked else "unchecked")
+    elif e.clickable and not e.editable:
+        parts.append("clickable")
+    if e.long_clickable:
+        parts.append("long-clickable")
+    if e.scrollable:
+        parts.append("scrollable")
+    if e.focused:
+        parts.append("focused")
+    if not e.enabled:
+        parts.append("disabled")
+    return " ".join(parts)
+
+
+def text_form(elements: tuple[Element, ...]) -> str:
+    return "\n".join(element_line(e) for e in elements)

@@ -1,0 +1,432 @@
+"""The in-process simulator: the state machine of a compiled app (DESIGN section 5, backend `sim`).
+
+`Simulator(spec)` holds the app state (a JSON-able dict keyed by state variable) and the UI state
+apart from it: the current screen, the back stack, the focused editable widget and the list scroll
+offsets. `step(action)` takes a trace action in device pixels.
+
+Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
+- Touch dispatch (`frame.dispatch`): children topmost-first, depth-first; the first node under the
+  point that *handles* the action wins, else it bubbles up. A node handles an action when it has a
+  transition for (screen, action kind, wid), is editable, is (for `click`) checkable with a bound
+  `checked`, or is disabled and clickable/checkable/editable (it swallows the touch, nothing happens).
+  A plain clickable node without a transition does not handle it, so a tap on a row's label reaches
+  the row's transition.
+- A transition's effects run, then navigation: `push` (to the current screen: stays), `replace`,
+  `pop` (with a target: pop down to it if on the stack, else replace), `stay`; `target=None`: stay
+  (or, for `pop`, pop one). Popping the bottom of the stack leaves the app.
+- Defaults when no transition fires: a point action on an editable widget focuses it; `click` on a
+  checkable widget toggles what its `checked` reads (Var / item field / selected field); `type`
+  sets what the focused field's text reads (with no focused field, the first enabled editable on
+  screen takes the focus first); a scroll shifts the list under the point (or the screen's first
+  list) by max(1, max_visible - 1) records, clamped; `back` pops; `home`/`close_app`/`open_app` of
+  another package leave the app to a launcher screen (`@launcher`, one icon that reopens the app);
+  `open_app` of the own package (or a tap on the icon) restarts at the start screen keeping state;
+  `drag` is a scroll at its start point (finger up = scroll down); everything else does nothing.
+- Navigating to a screen clears the focus; `push`/`replace` reset the target's list offsets, `pop`
+  keeps them. The stack holds at most 64 screens (the oldest are dropped).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import Any
+
+from phoneworld.errors import EnvError
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.trace import ViewNode
+from phoneworld.runtime import semantics as sem
+from phoneworld.runtime.compiled import (
+    FRAME_CACHE_SIZE, LAUNCHER, LAUNCHER_ICON, CompiledApp, compile_app,
+)
+from phoneworld.runtime.frame import Focus, Frame, RNode, build_frame, dispatch, effective_offsets
+from phoneworld.runtime.validate import copy_state, normalize_state
+
+log = logging.getLogger(__name__)
+MAX_STACK = 64
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What one action did: whether anything observable changed, the transition that fired (if
+    any), the widget that handled it, and whether the app was left."""
+
+    changed: bool
+    transition: str | None = None
+    left_app: bool = False
+    widget: str | None = None
+
+
+@dataclass(frozen=True)
+class SimSnapshot:
+    """Everything needed to put a simulator back where it was (see `Simulator.restore`)."""
+
+    screen: str
+    stack: tuple[str, ...]
+    focus: Focus | None
+    offsets: tuple[tuple[tuple[str, str], int], ...]
+    state: dict[str, Any]
+
+
+def _ref_of(e: sem.CExpr, coll: str | None) -> tuple[Any, ...] | None:
+    """The writable reference a widget's text or checked expression reads, if any."""
+    tag = e[0]
+    if tag == sem.E_VAR:
+        return ("var", e[1])
+    if tag == sem.E_ITEM and coll is not None:
+        return ("rec", coll, "item", e[2])
+    if tag == sem.E_SEL:
+        return ("rec", e[1], "selected", e[2])
+    return None
+
+
+class Simulator:
+    """The state machine of one compiled app; cheap to create (the compiled spec is shared)."""
+
+    def __init__(self, spec: AppSpec | CompiledApp) -> None:
+        self.app = spec if isinstance(spec, CompiledApp) else compile_app(spec)
+        self.spec = self.app.spec
+        self.reset()
+
+    # ------------------------------------------------------------------ position and state
+
+    def reset(self, state: dict[str, Any] | None = None, screen: str | None = None) -> None:
+        """Start over at `screen` (default: the start screen) in a copy of `state` (default: the
+        spec's initial state), with an empty stack, no focus and lists at the top."""
+        self.set_position(screen or self.app.start, state)
+
+    def set_position(
+        self, screen: str, state: dict[str, Any] | None, stack: list[str] | None = None,
+        focus: str | Focus | None = None,
+    ) -> None:
+        """Put the app on `screen` in `state` (copied) with the given back stack and focus."""
+        for s in [screen, *(stack or [])]:
+            self._check_screen(s)
+        self._state = (
+            copy_state(self.app.initial_state) if state is None else normalize_state(self.app, state)
+        )
+        self._screen = screen
+        self._stack = list(stack or [])
+        self._focus: Focus | None = (focus, None) if isinstance(focus, str) else focus
+        self._offsets: dict[tuple[str, str], int] = {}
+        self._ckeys: dict[str, Any] = {}
+        self._touch()
+
+    def _check_screen(self, screen: str) -> None:
+        if screen not in self.app.screens:
+            near = get_close_matches(screen, list(self.app.screens), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise EnvError(f"app {self.app.package} has no screen {screen!r}{hint}")
+
+    def snapshot(self) -> SimSnapshot:
+        return SimSnapshot(
+            self._screen, tuple(self._stack), self._focus, tuple(sorted(self._offsets.items())),
+            copy_state(self._state),
+        )
+
+    def restore(self, snap: SimSnapshot) -> None:
+        self._screen, self._stack, self._focus = snap.screen, list(snap.stack), snap.focus
+        self._offsets = dict(snap.offsets)
+        self._state = copy_state(snap.state)
+        self._ckeys = {}
+        self._touch()
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """A copy of the app state (JSON-able)."""
+        return copy_state(self._state)
+
+    @property
+    def screen(self) -> str:
+        return self._screen
+
+    @property
+    def stack(self) -> tuple[str, ...]:
+        return tuple(self._stack)
+
+    @property
+    def focus(self) -> Focus | None:
+        return self._focus
+
+    @property
+    def offsets(self) -> dict[tuple[str, str], int]:
+        return dict(self._offsets)
+
+    @property
+    def in_app(self) -> bool:
+        return self._screen != LAUNCHER
+
+    def _touch(self) -> None:
+        self._frame: Frame | None = None
+        self._version = getattr(self, "_version", 0) + 1
+
+    def _wrote(self, names: Any) -> None:
+        for n in names:
+            self._ckeys.pop(n, None)
+        self._touch()
+
+    # ------------------------------------------------------------------ rendering
+
+    def _ckey(self, name: str) -> Any:
+        k = self._ckeys.get(name, _MISSING)
+        if k is _MISSING:
+            v = self._state.get(name)
+            k = tuple(tuple(r.items()) for r in v) if isinstance(v, list) else v
+            self._ckeys[name] = k
+        return k
+
+    def frame(self) -> Frame:
+        """The current screen rendered in the current state (cached by content across simulators)."""
+        f = self._frame
+        if f is None:
+            cs = self.app.screens[self._screen]
+            offs = effective_offsets(cs, self._state, self._offsets) if cs.lists else ()
+            key = (cs.id, tuple(self._ckey(n) for n in cs.reads), offs, self._focus)
+            cache = self.app.frames
+            f = cache.get(key)
+            if f is None:
+                f = build_frame(self.app, cs, self._state, offs, self._focus)
+                if len(cache) >= FRAME_CACHE_SIZE:
+                    try:
+                        del cache[next(iter(cache))]
+                    except (KeyError, RuntimeError, StopIteration):  # another thread evicted it
+                        pass
+                cache[key] = f
+            self._frame = f
+        return f
+
+    def xml(self) -> str:
+        return self.frame().xml
+
+    def text(self) -> str:
+        return self.frame().text
+
+    def view(self) -> ViewNode:
+        return self.frame().view
+
+    # ------------------------------------------------------------------ actions
+
+    def step(self, action: Any) -> StepResult:
+        """Apply one `phoneworld.ir.trace` action (device pixels)."""
+        t = action.type
+        if t in ("click", "double_click", "long_press"):
+            return self.tap(action.x, action.y, t)
+        if t == "type":
+            return self.type_text(action.text)
+        if t == "scroll":
+            return self.scroll(action.direction, action.x, action.y)
+        if t == "drag":
+            return self._drag(action.x1, action.y1, action.x2, action.y2)
+        if t in ("back", "enter", "menu"):
+            return self.press(t)
+        if t in ("home", "close_app"):
+            return self._leave()
+        if t == "open_app":
+            return self.open_app(action.package)
+        if t in ("wait", "done"):
+            return StepResult(False)
+        raise EnvError(f"unknown action type {t!r}")
+
+    def _accepts(self, kind: str) -> Any:
+        trans, sid = self.app.transitions, self._screen
+
+        def accept(n: RNode) -> bool:
+            c = n.c
+            return (
+                (sid, kind, c.wid) in trans or c.editable
+                or (kind == "click" and c.checkable and _ref_of(c.checked, n.coll) is not None)
+                or (not c.enabled and (c.clickable or c.checkable))
+            )
+
+        return accept
+
+    def tap(self, x: float, y: float, kind: str = "click") -> StepResult:
+        """A click, double_click or long_press at device pixel (x, y)."""
+        if self._screen == LAUNCHER:
+            return self._launcher_tap(x, y)
+        n = dispatch(self.frame().root, x, y, self._accepts(kind))
+        if n is None:
+            return StepResult(False)
+        c, v0 = n.c, self._version
+        if not c.enabled:
+            return StepResult(False, widget=c.wid)
+        screen = self._screen
+        fired, left = self._fire(kind, c.wid, n, "")
+        if fired is None and kind == "click" and c.checkable and not c.editable:
+            ref = _ref_of(c.checked, n.coll)
+            if ref is not None:
+                self._write(ref, not n.checked, n)
+        if c.editable and self._screen == screen and self._focus != (c.wid, n.item):
+            self._focus = (c.wid, n.item)
+            self._touch()
+        return StepResult(self._version != v0, fired, left, c.wid)
+
+    def type_text(self, text: str) -> StepResult:
+        """Set the focused field's text (see the module docstring for the defaults)."""
+        if self._screen == LAUNCHER:
+            return StepResult(False)
+        v0, f = self._version, self.frame()
+        n = next((m for m in f.nodes if m.focused), None)
+        if n is None:
+            n = next((m for m in f.nodes if m.c.editable and m.c.enabled), None)
+            if n is None:
+                return StepResult(False)
+            self._focus = (n.c.wid, n.item)
+            self._touch()
+        fired, left = self._fire("type", n.c.wid, n, text)
+        if fired is None:
+            ref = _ref_of(n.c.text, n.coll)
+            if ref is not None:
+                self._write(ref, text, n)
+        return StepResult(self._version != v0, fired, left, n.c.wid)
+
+    def scroll(self, direction: str, x: float | None = None, y: float | None = None) -> StepResult:
+        """Scroll the list under (x, y), or the screen's first scrollable, towards `direction`."""
+        if self._screen == LAUNCHER:
+            return StepResult(False)
+        kind, f, v0 = f"scroll_{direction}", self.frame(), self._version
+        trans, sid = self.app.transitions, self._screen
+        if x is None or y is None:
+            n = next((m for m in f.nodes if m.c.scrollable or m.c.lst is not None), None)
+        else:
+            n = dispatch(f.root, x, y, lambda m: m.c.scrollable or m.c.lst is not None
+                         or (sid, kind, m.c.wid) in trans)
+        wid = n.c.wid if n is not None else None
+        fired, left = self._fire(kind, wid, n, "")
+        if fired is None and wid is not None:
+            fired, left = self._fire(kind, None, n, "")
+        if fired is None and n is not None and direction in ("up", "down"):
+            self._shift_list(n, direction)
+        return StepResult(self._version != v0, fired, left, wid)
+
+    def press(self, key: str) -> StepResult:
+        """A `back`, `enter` or `menu` key."""
+        if self._screen == LAUNCHER:
+            return StepResult(False)
+        v0 = self._version
+        fired, left = self._fire(key, None, None, "")
+        if fired is None and key == "back":
+            left = self._pop()
+        return StepResult(self._version != v0, fired, left)
+
+    def open_app(self, package: str) -> StepResult:
+        if package != self.app.package:
+            return self._leave()
+        before = (self._screen, len(self._stack), self._focus)
+        self._stack.clear()
+        self._goto(self.app.start)
+        return StepResult(before != (self._screen, 0, None))
+
+    def _leave(self) -> StepResult:
+        if self._screen == LAUNCHER:
+            return StepResult(False)
+        self._stack.clear()
+        self._goto(LAUNCHER)
+        return StepResult(True, left_app=True)
+
+    def _launcher_tap(self, x: float, y: float) -> StepResult:
+        n = dispatch(self.frame().root, x, y, lambda m: m.c.wid == LAUNCHER_ICON)
+        return self.open_app(self.app.package) if n is not None else StepResult(False)
+
+    def _drag(self, x1: int, y1: int, x2: int, y2: int) -> StepResult:
+        dx, dy = x2 - x1, y2 - y1
+        if max(abs(dx), abs(dy)) < 10:
+            return StepResult(False)
+        if abs(dy) >= abs(dx):
+            return self.scroll("down" if dy < 0 else "up", x1, y1)
+        return self.scroll("right" if dx < 0 else "left", x1, y1)
+
+    # ------------------------------------------------------------------ transitions and writes
+
+    def _fire(
+        self, kind: str, wid: str | None, n: RNode | None, inp: str
+    ) -> tuple[str | None, bool]:
+        """Fire the first transition of (screen, kind, wid) whose guard holds: (its id, left app)."""
+        ts = self.app.transitions.get((self._screen, kind, wid))
+        if not ts:
+            return None, False
+        hit = (n.coll, n.item) if n is not None and n.item is not None and n.coll else None
+        for t in ts:
+            if sem.guard_holds(self.app, self._state, t, hit, inp):
+                if t.effects:
+                    sem.apply_effects(self.app, self._state, t, hit, inp)
+                    self._wrote(self.app.writes[t.id])
+                return t.id, self._navigate(t)
+        return None, False
+
+    def _write(self, ref: tuple[Any, ...], value: Any, n: RNode) -> None:
+        hit = (n.coll, n.item) if n.item is not None and n.coll else None
+        sem.write(self.app, self._state, ref, value, hit)
+        self._wrote((ref[1],))
+
+    def _shift_list(self, n: RNode, direction: str) -> None:
+        target = n if n.c.lst is not None else _first_list(n)
+        if target is None:
+            return
+        lst = target.c.lst
+        assert lst is not None
+        recs = self._state.get(lst.collection)
+        count = len(recs) if isinstance(recs, list) else 0
+        key = (self._screen, target.c.wid)
+        cur = self._offsets.get(key, 0)
+        eff = max(0, min(cur, count - lst.max_visible))
+        step = max(1, lst.max_visible - 1) * (1 if direction == "down" else -1)
+        new = max(0, min(eff + step, count - lst.max_visible))
+        if new != cur:
+            self._offsets[key] = new
+            if new != eff:
+                self._touch()
+
+    # ------------------------------------------------------------------ navigation
+
+    def _navigate(self, t: sem.CTransition) -> bool:
+        """Apply a fired transition's navigation; True when it left the app."""
+        nav, target = t.nav, t.target
+        if nav == "pop":
+            if target is None:
+                return self._pop()
+            if target in self._stack:
+                while self._stack[-1] != target:
+                    self._stack.pop()
+                self._stack.pop()
+                self._goto(target, fresh=False)
+            else:
+                self._goto(target)
+        elif target is None or nav == "stay" or (nav == "push" and target == self._screen):
+            return False
+        elif nav == "push":
+            self._stack.append(self._screen)
+            if len(self._stack) > MAX_STACK:
+                del self._stack[0]
+            self._goto(target)
+        else:
+            self._goto(target)
+        return False
+
+    def _pop(self) -> bool:
+        if not self._stack:
+            self._goto(LAUNCHER)
+            return True
+        self._goto(self._stack.pop(), fresh=False)
+        return False
+
+    def _goto(self, screen: str, fresh: bool = True) -> None:
+        if fresh and self._offsets:
+            for key in [k for k in self._offsets if k[0] == screen]:
+                del self._offsets[key]
+        self._screen = screen
+        self._focus = None
+        self._touch()
+
+
+def _first_list(n: RNode) -> RNode | None:
+    for ch in n.children:
+        if ch.c.lst is not None:
+            return ch
+        got = _first_list(ch)
+        if got is not None:
+            return got
+    return None
+

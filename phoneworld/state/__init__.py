@@ -1,0 +1,199 @@
+"""The `state` pass: writable state, bindings, effects and guards from observed diffs (-> `StateModel`)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from phoneworld.ir.app import Expr, FieldSpec, Guard, Selected, StateVar, Var
+from phoneworld.ir.graph import ObservedStep, TransitionGraph
+from phoneworld.ir.model import Binding, ListBinding, Rule, StateModel
+from phoneworld.ir.screens import Abstraction
+from phoneworld.state.effects import Context, apply, both, evaluate
+from phoneworld.state.infer import (
+    Branch, Sample, guard_candidates, infer_effects, split, structural_effects,
+)
+from phoneworld.state.schema import Schema, discover
+from phoneworld.state.track import Tracked, entry_label, initial_state, navigation, track
+
+__all__ = ["infer_state", "prepare"]
+
+MAX_SOURCES = 3
+
+
+def prepare(abstraction: Abstraction, graph: TransitionGraph
+            ) -> tuple[Schema, list[list[Tracked]]]:
+    """The schema and the tracked state of every step (shared with fidelity replay)."""
+    entries: dict[str, set[str]] = defaultdict(set)
+    for step in graph.steps:
+        if step.next_screen and step.next_screen != step.screen and step.action is not None:
+            entries[step.next_screen].add(entry_label(step))
+    schema = discover(abstraction, entries)
+    return schema, track(schema, abstraction, graph)
+
+
+def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
+    schema, tracked = prepare(abstraction, graph)
+    selected = _selected_bindings(schema, abstraction, tracked)
+    # A variable every widget of which reads the selected record instead is not state of its own.
+    hidden = {schema.text_vars[k] for k in selected} - {
+        v for k, v in schema.text_vars.items() if k not in selected}
+    samples = _samples(schema, abstraction, graph, tracked, hidden)
+    groups: dict[tuple[str, str, str], list[Sample]] = defaultdict(list)
+    for s in samples:
+        groups[(s.step.screen, s.step.action or "", s.step.widget or "")].append(s)
+    rules: list[Rule] = []
+    dropped: list[str] = []
+    for (screen, action, widget), group in sorted(groups.items()):
+        screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
+        for branch in _plan(schema, screen_vars, group, dropped):
+            rules.append(_rule(schema, branch, tracked))
+    return StateModel(
+        variables=_variables(schema, hidden),
+        bindings=_bindings(schema, selected),
+        lists=tuple(ListBinding(screen=s, widget=w, collection=c)
+                    for (s, w), c in sorted(schema.list_vars.items())),
+        rules=tuple(rules),
+        initial_state={k: v for k, v in initial_state(schema, abstraction).items()
+                       if k not in hidden},
+        dropped=tuple(dropped),
+    )
+
+
+def _samples(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
+             tracked: list[list[Tracked]], hidden: set[str]) -> list[Sample]:
+    out = []
+    for step in graph.steps:
+        if step.action is None or not step.screen or not step.next_screen:
+            continue
+        ctx = _context(schema, step)
+        before = apply(structural_effects(schema, step), tracked[step.episode][step.step].state, ctx)
+        after = schema.values(abstraction.readings[step.episode][step.step + 1])
+        after = {k: v for k, v in after.items() if k not in hidden}
+        out.append(Sample(step=step, before=before, after=after, ctx=ctx))
+    return out
+
+
+def _context(schema: Schema, step: ObservedStep) -> Context:
+    coll = schema.list_vars.get((step.screen, step.list_widget or ""))
+    return Context(collection=coll, item=step.item if coll else None, text=step.input)
+
+
+def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
+          dropped: list[str]) -> list[Branch]:
+    by_target: dict[str, list[Sample]] = defaultdict(list)
+    for s in samples:
+        by_target[s.step.next_screen].append(s)
+    if len(by_target) == 1:
+        return _effect_branches(schema, screen_vars, next(iter(by_target)), samples, None)
+    for guard in guard_candidates(schema, screen_vars, samples):
+        yes, no = split(guard, samples)
+        targets = {s.step.next_screen for s in yes}
+        if yes and no and len(targets) == 1 and all(s.step.next_screen not in targets for s in no):
+            return (_effect_branches(schema, screen_vars, targets.pop(), yes, guard)
+                    + _plan(schema, screen_vars, no, dropped))
+    target, kept = max(by_target.items(), key=lambda kv: (len(kv[1]), kv[0]))
+    first = samples[0].step
+    for other, lost in sorted(by_target.items()):
+        if other != target:
+            dropped.append(
+                f"{first.screen} {first.action} {first.widget or ''}: {len(lost)} step(s) went to "
+                f"{other} instead of {target}; no state condition tells them apart")
+    return _effect_branches(schema, screen_vars, target, kept, None)
+
+
+def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples: list[Sample],
+                     guard: Guard | None) -> list[Branch]:
+    effects, explained = infer_effects(schema, samples)
+    if explained < len(samples):
+        best: tuple[int, Guard, list[Sample], list[Sample], Any, Any] | None = None
+        for g in guard_candidates(schema, screen_vars, samples):
+            yes, no = split(g, samples)
+            if not yes or not no:
+                continue
+            e1, x1 = infer_effects(schema, yes)
+            e2, x2 = infer_effects(schema, no)
+            if x1 + x2 > explained and (best is None or x1 + x2 > best[0]):
+                best = (x1 + x2, g, yes, no, e1, e2)
+        if best is not None:
+            _, g, yes, no, e1, e2 = best
+            return [Branch(both(guard, g), target, yes, e1, x1),
+                    Branch(guard, target, no, e2, x2)]
+    return [Branch(guard, target, samples, effects, explained)]
+
+
+def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
+    first = branch.samples[0].step
+    navs = Counter(
+        navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen)
+        for s in branch.samples
+    )
+    nav = navs.most_common(1)[0][0]
+    return Rule(
+        screen=first.screen, action=first.action or "", widget=first.widget, guard=branch.guard,
+        effects=structural_effects(schema, first) + branch.effects,
+        target=None if nav == "stay" else branch.target, nav=nav, support=len(branch.samples),
+        sources=tuple(s.step.source for s in branch.samples[:MAX_SOURCES]),
+    )
+
+
+def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[list[Tracked]]
+                       ) -> dict[tuple[str, str], Expr]:
+    """Widgets that always show a field of the selected record (a detail screen) read it directly."""
+    votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    seen: Counter[tuple[str, str]] = Counter()
+    exprs: dict[str, Expr] = {}
+    for e, readings in enumerate(abstraction.readings):
+        for i, r in enumerate(readings):
+            state = tracked[e][i].state
+            for (screen, wid), var in schema.text_vars.items():
+                if screen != r.screen or var not in state or wid not in r.texts:
+                    continue
+                for coll, info in schema.variables.items():
+                    if info.kind != "collection" or state.get(f"{coll}_selected") is None:
+                        continue
+                    seen[(screen, wid)] += 1
+                    for f in info.fields:
+                        expr = Selected(collection=coll, field=f)
+                        if evaluate(expr, state, Context()) == state[var] and state[var] != "":
+                            votes[(screen, wid)][expr.model_dump_json()] += 1
+                            exprs[expr.model_dump_json()] = expr
+    out: dict[tuple[str, str], Expr] = {}
+    for key, counter in votes.items():
+        best, n = counter.most_common(1)[0]
+        if n == seen[key]:
+            out[key] = exprs[best]
+    return out
+
+
+def _variables(schema: Schema, hidden: set[str]) -> tuple[StateVar, ...]:
+    out = []
+    for name, info in sorted(schema.variables.items()):
+        if name in hidden:
+            continue
+        fields = tuple(
+            FieldSpec(name=f, kind=k, default=False if k == "flag" else 0 if k == "number" else "",
+                      fmt=fmt)  # type: ignore[arg-type]
+            for f, (k, fmt) in sorted(info.fields.items())
+        )
+        coll = name.removesuffix("_selected") if info.kind == "selection" else None
+        out.append(StateVar(name=name, kind=info.kind, fields=fields,  # type: ignore[arg-type]
+                            collection=coll, description=info.description))
+    return tuple(out)
+
+
+def _bindings(schema: Schema, selected: dict[tuple[str, str], Expr]) -> tuple[Binding, ...]:
+    keys = sorted(set(schema.text_vars) | set(schema.flag_vars))
+    out = []
+    for key in keys:
+        text: Expr | None = None
+        if key in selected:
+            text = selected[key]
+        elif key in schema.text_vars:
+            var = schema.text_vars[key]
+            text = Var(name=var, fmt=schema.variables[var].fmt)
+        flag = schema.flag_vars.get(key)
+        out.append(Binding(screen=key[0], widget=key[1], text=text,
+                           checked=Var(name=flag) if flag else None))
+    return tuple(out)
+

@@ -1,0 +1,224 @@
+"""Effect and guard inference: explain each recorded state change by a symbolic effect.
+
+Steps are grouped by trigger (screen, action, widget). For every variable or collection that a
+step changed, candidate effects are proposed from that step (typed input, another variable's value,
+the hit or selected record's field, a toggle, a numeric step, a constant; append / remove / update
+for collections) and each candidate is scored on all the group's steps where the result is visible.
+A trigger whose steps go to different screens, or whose steps need different effects, is split by
+a guard: a condition on the state before the step that separates them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from phoneworld.ir.app import (
+    AddEffect, AppendEffect, Effect, Expr, Guard, Input, ItemField, Lit, RecordRef, RemoveEffect,
+    Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
+)
+from phoneworld.ir.graph import ObservedStep
+from phoneworld.state.effects import Context, apply, holds
+from phoneworld.state.schema import Schema
+
+_SCALARS = ("text", "number", "flag")
+
+
+@dataclass
+class Sample:
+    """One recorded step with the state before it and the state visible after it."""
+
+    step: ObservedStep
+    before: dict[str, Any]
+    after: dict[str, Any]  # only what the next screen shows
+    ctx: Context
+
+
+@dataclass
+class Branch:
+    guard: Guard | None
+    target: str
+    samples: list[Sample]
+    effects: tuple[Effect, ...]
+    explained: int
+
+
+def infer_effects(schema: Schema, samples: list[Sample]) -> tuple[tuple[Effect, ...], int]:
+    """The effects that best explain `samples` (all of one trigger and target), and how many
+    samples they explain completely."""
+    targets = sorted({name for s in samples for name in s.after
+                      if s.after[name] != s.before.get(name)})
+    chosen: list[Effect] = []
+    for name in targets:
+        best = _best_effect(schema, name, samples)
+        if best is not None:
+            chosen.append(best)
+    effects = tuple(sorted(chosen, key=_effect_order))
+    return effects, sum(_explains(effects, s) for s in samples)
+
+
+def _effect_order(effect: Effect) -> int:
+    return {"select": 0, "append": 1, "remove": 2, "set": 3, "add": 3, "toggle": 3}[effect.kind]
+
+
+def _explains(effects: tuple[Effect, ...], sample: Sample) -> bool:
+    predicted = apply(effects, sample.before, sample.ctx)
+    return all(predicted.get(k) == v for k, v in sample.after.items())
+
+
+def _best_effect(schema: Schema, name: str, samples: list[Sample]) -> Effect | None:
+    candidates: Counter[str] = Counter()
+    by_key: dict[str, Effect] = {}
+    for s in samples:
+        if name in s.after and s.after[name] != s.before.get(name):
+            for effect in _candidates(schema, name, s):
+                key = effect.model_dump_json()
+                by_key[key] = effect
+                candidates[key] += 1
+    visible = [s for s in samples if name in s.after]
+    baseline = sum(s.after[name] == s.before.get(name) for s in visible)
+    best: tuple[int, int, str] | None = None
+    for rank, (key, _) in enumerate(candidates.most_common()):
+        effect = by_key[key]
+        score = sum(_matches(effect, name, s) for s in visible)
+        if score > baseline and (best is None or score > best[0]):
+            best = (score, rank, key)
+    return by_key[best[2]] if best is not None else None
+
+
+def _matches(effect: Effect, name: str, s: Sample) -> bool:
+    return apply((effect,), s.before, s.ctx).get(name) == s.after[name]
+
+
+def _candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
+    info = schema.variables[name]
+    if info.kind == "collection":
+        return _collection_candidates(schema, name, s)
+    if info.kind not in _SCALARS:
+        return []
+    new, old = s.after[name], s.before.get(name)
+    ref = VarRef(name=name)
+    out: list[Effect] = [SetEffect(ref=ref, value=e) for e in _sources(schema, new, s, exclude=name)]
+    if info.kind == "flag" and isinstance(old, bool) and new == (not old):
+        out.insert(0, ToggleEffect(ref=ref))
+    if info.kind == "number" and isinstance(new, int) and isinstance(old, int):
+        out.append(AddEffect(ref=ref, delta=new - old))
+    return out
+
+
+def _sources(schema: Schema, value: Any, s: Sample, exclude: str = "") -> list[Expr]:
+    """Expressions that evaluate to `value` before the step, most specific first."""
+    out: list[Expr] = []
+    if isinstance(value, str) and value and s.ctx.text == value:
+        out.append(Input())
+    if value not in ("", None, False, 0):
+        if s.ctx.collection and s.ctx.item is not None:
+            rec = _nth(s.before.get(s.ctx.collection), s.ctx.item)
+            out += [ItemField(field=f) for f, v in sorted(rec.items()) if v == value]
+        for coll, info in sorted(schema.variables.items()):
+            if info.kind == "collection":
+                rec = _nth(s.before.get(coll), s.before.get(f"{coll}_selected"))
+                out += [Selected(collection=coll, field=f) for f, v in sorted(rec.items())
+                        if v == value]
+        out += [Var(name=n) for n, v in sorted(s.before.items())
+                if n != exclude and v == value and schema.variables[n].kind in _SCALARS]
+    if isinstance(value, (str, int, bool)):
+        out.append(Lit(value=value))
+    return out
+
+
+def _nth(records: Any, index: Any) -> dict[str, Any]:
+    if isinstance(records, list) and isinstance(index, int) and 0 <= index < len(records):
+        return records[index]
+    return {}
+
+
+def _collection_candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
+    old, new = s.before.get(name) or [], s.after[name]
+    if len(new) == len(old) + 1:
+        return _append_candidates(schema, name, old, new, s)
+    if len(new) == len(old) - 1:
+        index = next((i for i in range(len(new)) if new[i] != old[i]), len(new))
+        out: list[Effect] = []
+        if s.ctx.collection == name and s.ctx.item == index:
+            out.append(RemoveEffect(collection=name, target="item"))
+        if s.before.get(f"{name}_selected") == index:
+            out.append(RemoveEffect(collection=name, target="selected"))
+        return out
+    if len(new) == len(old):
+        diff = [i for i in range(len(new)) if new[i] != old[i]]
+        if len(diff) == 1:
+            return _record_candidates(schema, name, diff[0], old[diff[0]], new[diff[0]], s)
+    return []
+
+
+def _append_candidates(schema: Schema, name: str, old: list[Any], new: list[Any], s: Sample
+                       ) -> list[Effect]:
+    position = "end" if new[:-1] == old else "start" if new[1:] == old else None
+    if position is None:
+        return []
+    record = new[-1] if position == "end" else new[0]
+    fields = {f: _sources(schema, v, s)[0] for f, v in sorted(record.items())}
+    return [AppendEffect(collection=name, record=fields, position=position)]
+
+
+def _record_candidates(schema: Schema, name: str, index: int, old: dict[str, Any],
+                       new: dict[str, Any], s: Sample) -> list[Effect]:
+    targets = []
+    if s.ctx.collection == name and s.ctx.item == index:
+        targets.append("item")
+    if s.before.get(f"{name}_selected") == index:
+        targets.append("selected")
+    out: list[Effect] = []
+    for target in targets:
+        for f in sorted(k for k in new if new[k] != old.get(k)):
+            ref = RecordRef(collection=name, target=target, field=f)  # type: ignore[arg-type]
+            if isinstance(new[f], bool) and old.get(f) == (not new[f]):
+                out.append(ToggleEffect(ref=ref))
+            out += [SetEffect(ref=ref, value=e) for e in _sources(schema, new[f], s)]
+    return out
+
+
+def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample]) -> list[Guard]:
+    """Conditions worth trying, those on the current screen's variables first."""
+    names: set[str] = set()
+    values: dict[str, set[Any]] = defaultdict(set)
+    for s in samples:
+        for n, v in s.before.items():
+            kind = schema.variables[n].kind
+            if kind in ("text", "flag"):
+                names.add(n)
+                values[n].add(v)
+    guards: list[Guard] = []
+    for n in sorted(names, key=lambda n: (n not in screen_vars, n)):
+        kind = schema.variables[n].kind
+        if n in schema.entry_vars.values():
+            guards += [Guard(op="eq", left=Var(name=n), right=Lit(value=v))
+                       for v in sorted(values[n]) if isinstance(v, str)]
+        elif kind == "flag":
+            guards.append(Guard(op="true", left=Var(name=n)))
+        else:
+            guards.append(Guard(op="nonempty", left=Var(name=n)))
+    return guards
+
+
+def split(guard: Guard, samples: list[Sample]) -> tuple[list[Sample], list[Sample]]:
+    yes = [s for s in samples if holds(guard, s.before, s.ctx)]
+    no = [s for s in samples if not holds(guard, s.before, s.ctx)]
+    return yes, no
+
+
+def structural_effects(schema: Schema, step: ObservedStep) -> tuple[Effect, ...]:
+    """Effects the screens cannot show: opening a record selects it; entering a screen that can
+    be entered in several ways records which."""
+    out: list[Effect] = []
+    if step.next_screen != step.screen:
+        coll = schema.list_vars.get((step.screen, step.list_widget or ""))
+        if coll is not None and step.item is not None:
+            out.append(SelectEffect(collection=coll))
+        entry = schema.entry_vars.get(step.next_screen)
+        if entry is not None:
+            label = f"{step.screen}:{step.action}:{step.widget or ''}"
+            out.append(SetEffect(ref=VarRef(name=entry), value=Lit(value=label)))
+    return tuple(out)

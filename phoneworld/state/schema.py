@@ -1,0 +1,200 @@
+"""State schema discovery: which widgets are bound to state, and reading state values off a screen.
+
+- A widget whose text varies across the observations of its screen, or an editable field, is
+  bound to a text (or number) variable; a checkable widget's checked flag to a flag variable.
+- Widgets with the same resource-id on different screens share their variable, so a value seen
+  on one screen shows on the next (a counter on a list and on the same list under a snackbar).
+- A list container is a collection; its item template's varying texts and checked flags are fields.
+- Every screen that can be entered in more than one way gets an `entered_<screen>` variable
+  recording how, so guards can tell "Save after Add" from "Save after Edit".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.ir.screens import Abstraction, ScreenReading, TemplateNode
+
+_NUMBER = re.compile(r"^(\D*?)(-?\d+)(.*)$", re.S)
+
+
+@dataclass
+class VarInfo:
+    name: str
+    kind: str  # text | number | flag | collection | selection
+    fmt: str = "{}"
+    fields: dict[str, tuple[str, str]] = field(default_factory=dict)  # field -> (kind, fmt)
+    description: str = ""
+
+
+@dataclass
+class Schema:
+    """Variables and where each screen's widgets read and write them."""
+
+    variables: dict[str, VarInfo] = field(default_factory=dict)
+    text_vars: dict[tuple[str, str], str] = field(default_factory=dict)  # (screen, wid) -> var
+    flag_vars: dict[tuple[str, str], str] = field(default_factory=dict)
+    list_vars: dict[tuple[str, str], str] = field(default_factory=dict)  # (screen, list wid) -> coll
+    # (screen, list wid) -> field -> (item widget, "text" | "flag")
+    item_fields: dict[tuple[str, str], dict[str, tuple[str, str]]] = field(default_factory=dict)
+    entry_vars: dict[str, str] = field(default_factory=dict)  # screen -> entered_<screen>
+
+    def values(self, reading: ScreenReading) -> dict[str, Any]:
+        """The state visible in one reading: scalar values and whole collections."""
+        out: dict[str, Any] = {}
+        s = reading.screen
+        for wid, text in reading.texts.items():
+            var = self.text_vars.get((s, wid))
+            if var is not None:
+                out[var] = self.parse(var, text)
+        for wid, flag in reading.checked.items():
+            var = self.flag_vars.get((s, wid))
+            if var is not None:
+                out[var] = flag
+        for wid, items in reading.lists.items():
+            coll = self.list_vars.get((s, wid))
+            if coll is None:
+                continue
+            fields = self.item_fields[(s, wid)]
+            info = self.variables[coll]
+            records = []
+            for item in items:
+                rec: dict[str, Any] = {}
+                for fname, (fwid, what) in fields.items():
+                    kind, fmt = info.fields[fname]
+                    if what == "flag":
+                        rec[fname] = item.checked.get(fwid, False)
+                    else:
+                        rec[fname] = _parse(kind, fmt, item.texts.get(fwid, ""))
+                records.append(rec)
+            out[coll] = records
+        return out
+
+    def parse(self, var: str, text: str) -> Any:
+        info = self.variables[var]
+        return _parse(info.kind, info.fmt, text)
+
+
+def _parse(kind: str, fmt: str, text: str) -> Any:
+    if kind != "number":
+        return text
+    m = _NUMBER.match(text)
+    if m is None or fmt != f"{m.group(1)}{{}}{m.group(3)}":
+        return text  # a value outside the learned layout stays text; effects will not explain it
+    return int(m.group(2))
+
+
+def _number_fmt(values: set[str]) -> str | None:
+    """The shared layout of numeric texts ("{} / 50"), or None when they are not all numbers."""
+    fmts = set()
+    for v in values:
+        m = _NUMBER.match(v)
+        if m is None:
+            return None
+        fmts.add(f"{m.group(1)}{{}}{m.group(3)}")
+    return fmts.pop() if len(fmts) == 1 else None
+
+
+def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
+    """Find the variables of an app from how its screens' texts vary across readings."""
+    texts: dict[tuple[str, str], set[str]] = defaultdict(set)
+    item_texts: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for episode in abstraction.readings:
+        for r in episode:
+            for wid, t in r.texts.items():
+                texts[(r.screen, wid)].add(t)
+            for lwid, items in r.lists.items():
+                for item in items:
+                    for wid, t in item.texts.items():
+                        item_texts[(r.screen, lwid, wid)].add(t)
+    schema = Schema()
+    names = _VarNames()
+    var_values: dict[str, set[str]] = defaultdict(set)
+    for screen in abstraction.screens:
+        _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values)
+    for var, values in var_values.items():
+        fmt = _number_fmt(values) if values else None
+        if fmt is not None and schema.variables[var].kind == "text":
+            schema.variables[var].kind, schema.variables[var].fmt = "number", fmt
+    for screen_id in sorted(entries):
+        if len(entries[screen_id]) > 1:
+            name = names.take(f"entered_{screen_id.split('_', 1)[-1]}", ("entry", screen_id))
+            schema.variables[name] = VarInfo(name, "text", description=f"how {screen_id} was entered")
+            schema.entry_vars[screen_id] = name
+    return schema
+
+
+@dataclass
+class _VarNames:
+    by_key: dict[tuple[str, ...], str] = field(default_factory=dict)
+    taken: set[str] = field(default_factory=set)
+
+    def take(self, base: str, key: tuple[str, ...]) -> str:
+        if key in self.by_key:
+            return self.by_key[key]
+        name, n = base, 1
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        self.by_key[key] = name
+        return name
+
+
+def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNode,
+                 texts: dict[tuple[str, str], set[str]],
+                 item_texts: dict[tuple[str, str, str], set[str]],
+                 var_values: dict[str, set[str]]) -> None:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.item is not None:
+            _bind_list(schema, names, screen, node, item_texts)
+            continue
+        seen = texts.get((screen, node.wid), set())
+        if node.editable or len(seen) > 1:
+            key = ("text", node.resource_id) if node.resource_id else ("text", screen, node.wid)
+            var = names.take(node.wid, key)
+            schema.variables.setdefault(var, VarInfo(var, "text", description=_describe(node)))
+            schema.text_vars[(screen, node.wid)] = var
+            if not node.editable:
+                var_values[var] |= seen
+            else:
+                var_values[var] |= {"not a number"}
+        if node.checkable:
+            key = ("flag", node.resource_id) if node.resource_id else ("flag", screen, node.wid)
+            var = names.take(f"{node.wid}_on" if node.wid in names.taken else node.wid, key)
+            schema.variables.setdefault(var, VarInfo(var, "flag", description=_describe(node)))
+            schema.flag_vars[(screen, node.wid)] = var
+
+
+def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode,
+               item_texts: dict[tuple[str, str, str], set[str]]) -> None:
+    assert node.item is not None
+    key = ("list", node.resource_id) if node.resource_id else ("list", screen, node.wid)
+    coll = names.take(node.wid if node.wid.endswith("s") else f"{node.wid}_items", key)
+    info = schema.variables.setdefault(coll, VarInfo(coll, "collection", description=_describe(node)))
+    fields: dict[str, tuple[str, str]] = {}
+    for t in node.item.walk():
+        seen = item_texts.get((screen, node.wid, t.wid), set())
+        if len(seen) > 1 or t.editable:
+            fmt = _number_fmt(seen)
+            info.fields.setdefault(t.wid, ("number", fmt) if fmt else ("text", "{}"))
+            fields[t.wid] = (t.wid, "text")
+        if t.checkable:
+            fname = f"{t.wid}_on" if t.wid in fields else t.wid
+            info.fields.setdefault(fname, ("flag", "{}"))
+            fields[fname] = (t.wid, "flag")
+    schema.list_vars[(screen, node.wid)] = coll
+    schema.item_fields[(screen, node.wid)] = fields
+    sel = f"{coll}_selected"
+    schema.variables.setdefault(sel, VarInfo(sel, "selection", description=f"selected record of {coll}"))
+
+
+def _describe(node: TemplateNode) -> str:
+    label = node.resource_id or node.content_desc or node.cls.rsplit(".", 1)[-1]
+    return f"{node.cls.rsplit('.', 1)[-1]} {label}"

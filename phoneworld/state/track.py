@@ -1,0 +1,107 @@
+"""Tracking the recorded state through each episode: what the app state was before every step.
+
+The state before step i is everything read off the screens up to i (the latest value of each
+variable wins), plus what the screens cannot show: which list record was opened (selection), how
+the current screen was entered, and the screen stack. Teacher-forced replay starts every step from
+this state; effect inference compares it with the state after the step.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from phoneworld.ir.graph import ObservedStep, TransitionGraph
+from phoneworld.ir.screens import Abstraction
+from phoneworld.state.schema import Schema
+
+STACK_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """The state and screen stack before one step (and, for the last step, after the episode)."""
+
+    state: dict[str, Any]
+    stack: tuple[str, ...]
+
+
+def default_value(kind: str) -> Any:
+    return {"text": "", "number": 0, "flag": False, "collection": [], "selection": None}[kind]
+
+
+def entry_label(step: ObservedStep) -> str:
+    """How a screen was entered, as recorded in `entered_<screen>` variables."""
+    return f"{step.screen}:{step.action}:{step.widget or ''}"
+
+
+def defaults(schema: Schema) -> dict[str, Any]:
+    return {name: default_value(info.kind) for name, info in sorted(schema.variables.items())}
+
+
+def navigation(stack: tuple[str, ...], here: str, there: str) -> str:
+    if not there or there == here:
+        return "stay"
+    if len(stack) >= 2 and stack[-2] == there:
+        return "pop"
+    return "push"
+
+
+def apply_navigation(stack: tuple[str, ...], nav: str, there: str) -> tuple[str, ...]:
+    if nav == "stay":
+        return stack
+    if nav == "pop":
+        return stack[:-1]
+    if nav == "replace":
+        return stack[:-1] + (there,)
+    return (stack + (there,))[-STACK_LIMIT:]
+
+
+def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph
+          ) -> list[list[Tracked]]:
+    """Per episode, the tracked state before each step (one more entry than actions)."""
+    by_step = {(s.episode, s.step): s for s in graph.steps}
+    out: list[list[Tracked]] = []
+    for e, readings in enumerate(abstraction.readings):
+        state = defaults(schema)
+        state.update(schema.values(readings[0]))
+        stack: tuple[str, ...] = (readings[0].screen,)
+        episode = [Tracked(copy.deepcopy(state), stack)]
+        for i in range(1, len(readings)):
+            step = by_step.get((e, i - 1))
+            if step is not None:
+                _remember(schema, state, step)
+                nav = navigation(stack, step.screen, step.next_screen)
+                stack = apply_navigation(stack, nav, step.next_screen)
+            state.update(schema.values(readings[i]))
+            episode.append(Tracked(copy.deepcopy(state), stack))
+        out.append(episode)
+    return out
+
+
+def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep) -> None:
+    """Update what the screens do not show: the selected record and how a screen was entered."""
+    if step.next_screen == step.screen:
+        return
+    if step.list_widget is not None and step.item is not None:
+        coll = schema.list_vars.get((step.screen, step.list_widget))
+        if coll is not None:
+            state[f"{coll}_selected"] = step.item
+    entry = schema.entry_vars.get(step.next_screen)
+    if entry is not None:
+        state[entry] = entry_label(step)
+
+
+def initial_state(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
+    """The reset state: each variable as it was first shown (the first episode's first screen
+    first), defaults for what no screen shows."""
+    state = defaults(schema)
+    seen: set[str] = set()
+    for readings in abstraction.readings:
+        for reading in readings:
+            for name, value in schema.values(reading).items():
+                if name not in seen:
+                    state[name] = copy.deepcopy(value)
+                    seen.add(name)
+    return state
