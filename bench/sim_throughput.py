@@ -153,12 +153,29 @@ def run_env(spec: AppSpec, steps: int, screenshots: bool, seed: int, cold: bool 
     t0 = time.perf_counter()
     for _ in range(steps):
         if cold:
-            env.backend.sim.app.frames.clear()  # type: ignore[attr-defined]
+            env.backend.sim.app.clear_caches()  # type: ignore[attr-defined]
         obs, _, term, trunc, _ = env.step(random_action(rng, env, obs))
         actions += 1
         if term or trunc:
             obs, _ = env.reset()
     return actions / (time.perf_counter() - t0)
+
+
+def run_typing(spec: AppSpec, steps: int) -> float | None:
+    """Env steps per second when every step changes the state (unique text typed into a field)."""
+    env = PhoneEnv(spec, max_steps=10**9)
+    env.reset()
+    sim = env.backend.sim  # type: ignore[attr-defined]
+    screen = next((s.id for s in spec.screens
+                   if any(n.editable for n in sim.app.screens[s.id].nodes.values())), None)
+    if screen is None:
+        return None
+    sim.set_position(screen, None)
+    env.step({"type": "wait"})
+    t0 = time.perf_counter()
+    for i in range(steps):
+        env.step(f'{{"type": "type", "text": "note {i}"}}')
+    return steps / (time.perf_counter() - t0)
 
 
 def reset_us(spec: AppSpec, n: int = 20000) -> tuple[float, float]:
@@ -202,13 +219,16 @@ def main() -> None:
     widgets = len(Simulator(spec).frame().nodes)
     xml = run_env(spec, args.steps, False, args.seed)
     cold = run_env(spec, args.steps // 4, False, args.seed, cold=True)
+    typing = run_typing(spec, args.steps // 4)
     shots = run_env(spec, max(200, args.steps // 10), True, args.seed)
     env_reset, sim_reset = reset_us(spec)
     mem = memory_per_env(spec)
     rows = [
         ("app", f"{spec.package} ({widgets} views on the start screen)"),
         ("steps/s, XML + text obs", f"{xml:,.0f}"),
-        ("steps/s, XML, frame cache off", f"{cold:,.0f}"),
+        ("steps/s, XML + text, render caches off", f"{cold:,.0f}"),
+        ("steps/s, XML + text, new state every step (typing)",
+         "n/a (no editable field)" if typing is None else f"{typing:,.0f}"),
         ("steps/s, XML + screenshot (scale 0.5)", f"{shots:,.0f}"),
         ("env reset (us)", f"{env_reset:,.1f}"),
         ("simulator reset (us)", f"{sim_reset:,.1f}"),

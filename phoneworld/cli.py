@@ -22,7 +22,6 @@ from phoneworld.ir.diagnostics import Diagnostic
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Compile recorded Android GUI traces into runnable mock apps.")
 err = Console(stderr=True)
-out = Console()
 
 FROM_HELP = "Trace format: native, droidbot, autodroid, llamatouch, uiautomator (default: detect)."
 
@@ -79,7 +78,7 @@ def build(
                       f"{a.seconds:.1f}")
     err.print(table)
     for a in result.apps:
-        out.print(str(a.path), markup=False, highlight=False)
+        typer.echo(str(a.path))
 
 
 def _num(v: float | None) -> str:
@@ -102,8 +101,7 @@ def check(
     _print_diagnostics(diagnostics.items)
     for name in trace_set.apps():
         eps = trace_set.for_app(name).episodes
-        out.print(f"{name}: {len(eps)} episode(s), {sum(len(e.steps) for e in eps)} step(s)",
-                  markup=False, highlight=False)
+        typer.echo(f"{name}: {len(eps)} episode(s), {sum(len(e.steps) for e in eps)} step(s)")
 
 
 @app.command()
@@ -123,11 +121,10 @@ def replay(
     for app_name, run in runs:
         ok += run.screens_match
         mark = "match" if run.screens_match else "DIFFERS"
-        out.print(f"{app_name} {run.episode}: {mark}, final screen content "
-                  f"{run.final_content_match:.3f}", markup=False, highlight=False)
+        typer.echo(f"{app_name} {run.episode}: {mark}, final screen content "
+                  f"{run.final_content_match:.3f}")
         if not run.screens_match:
-            out.print(f"  recorded {run.recorded_screens}\n  mock     {run.mock_screens}",
-                      markup=False, highlight=False)
+            typer.echo(f"  recorded {run.recorded_screens}\n  mock     {run.mock_screens}")
     err.print(f"{ok}/{len(runs)} episodes reproduced", markup=False)
 
 
@@ -147,11 +144,10 @@ def run(
         for record in run_episode(app_dir, policy=policy, steps=steps, seed=seed,
                                   screenshots=screenshots):
             if as_json:
-                out.print(json.dumps(record, ensure_ascii=False), markup=False, highlight=False)
+                typer.echo(json.dumps(record, ensure_ascii=False))
             else:
-                out.print(f"step {record['step']:>3}  {record['screen']:<24} "
-                          f"{json.dumps(record['action'], ensure_ascii=False)}",
-                          markup=False, highlight=False)
+                typer.echo(f"step {record['step']:>3}  {record['screen']:<24} "
+                          f"{json.dumps(record['action'], ensure_ascii=False)}")
     except PhoneworldError as exc:
         _fail(exc)
 

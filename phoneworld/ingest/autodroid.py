@@ -24,13 +24,20 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from phoneworld.ingest import codes
-from phoneworld.ingest.autodroid_html import DEVICE, Element, layout, parse_state, synthesize
+from phoneworld.ingest.autodroid_html import (
+    DEVICE,
+    Element,
+    layout,
+    parse_state,
+    synthesize,
+)
 from phoneworld.ingest.context import IngestContext
 from phoneworld.ingest.draft import DraftEpisode, DraftStep, freeze
 from phoneworld.ir.trace import Action, Back, Click, Episode, Observation, TypeText
@@ -60,7 +67,7 @@ def read_autodroid(folder: Path, ctx: IngestContext) -> list[Episode]:
     app = app_id(folder, ctx)
     ctx.report(codes.SYNTH_BOUNDS, f"{UTG_FILE} has no bounds; a {DEVICE.width}x{DEVICE.height} "
                "layout was synthesised with elements stacked in rows", ctx.src(path))
-    linked = [_links(a, b) for a, b in zip(records, records[1:])]
+    linked = [_links(a, b) for a, b in pairwise(records)]
     if linked and not any(linked):
         ctx.report(codes.UNLINKED_HASHES, "no new_state_str equals a following state_str; "
                    "records were chained in file order", ctx.src(path))

@@ -99,7 +99,7 @@ LAST_ACTION_SET = _c("PW125", "error", "the last step has an action",
 ACTION_MISSING = _c("PW126", "error", "a step before the last has no action",
                     "give every step except the last the action taken on its screen "
                     "(use {\"type\": \"wait\"} when nothing was done)")
-POINT_CLIPPED = _c("PW127", "warning", "an imported action point was outside the screen and clipped",
+POINT_CLIPPED = _c("PW127", "warning", "an imported point was off the screen and was clipped",
                    "none needed; the point was moved to the nearest on-screen pixel")
 
 # ----------------------------------------------------------------------------- DroidBot

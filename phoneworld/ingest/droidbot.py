@@ -35,7 +35,12 @@ from phoneworld.ingest.context import IngestContext
 from phoneworld.ingest.draft import DraftEpisode, DraftStep
 from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event
 from phoneworld.ingest.droidbot_views import (
-    DroidState, ViewStats, build_tree, device_size, find_view, load_states,
+    DroidState,
+    ViewStats,
+    build_tree,
+    device_size,
+    find_view,
+    load_states,
 )
 from phoneworld.ingest.images import image_size
 from phoneworld.ingest.split import split_by_app
@@ -170,7 +175,8 @@ class _Chain:
         self.current, self.at_state = None, None
 
     def _step(self, state_str: str) -> DraftStep:
-        return DraftStep(self._observation(state_str), None, self.ctx.rel(self.states[state_str].path))
+        path = self.states[state_str].path
+        return DraftStep(self._observation(state_str), None, self.ctx.rel(path))
 
     def _observation(self, state_str: str) -> Observation:
         if state_str not in self.observations:

@@ -7,7 +7,7 @@ target points, key names, intent commands, and the per-folder tallies of repeate
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext, Tally
@@ -15,14 +15,26 @@ from phoneworld.ingest.draft import clip
 from phoneworld.ingest.droidbot_views import view_bounds
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.trace import (
-    Action, Back, Click, CloseApp, Device, Drag, Enter, Home, LongPress, Menu, OpenApp, Scroll,
+    Action,
+    Back,
+    Click,
+    CloseApp,
+    Device,
+    Drag,
+    Enter,
+    Home,
+    LongPress,
+    Menu,
+    OpenApp,
+    Scroll,
     TypeText,
 )
 
 KEYS: dict[str, type[Back] | type[Home] | type[Menu] | type[Enter]] = {
     "BACK": Back, "HOME": Home, "MENU": Menu, "ENTER": Enter,
 }
-DIRECTIONS = ("up", "down", "left", "right")
+Direction = Literal["up", "down", "left", "right"]
+DIRECTIONS: dict[str, Direction] = {"UP": "up", "DOWN": "down", "LEFT": "left", "RIGHT": "right"}
 
 
 @dataclass
@@ -115,13 +127,13 @@ def target_point(event: dict[str, Any], device: Device, tallies: EventTallies,
 
 def _scroll(event: dict[str, Any], device: Device, tallies: EventTallies,
             where: SourceRef) -> Action | None:
-    direction = str(event.get("direction", "")).lower()
-    if direction not in DIRECTIONS:
+    direction = DIRECTIONS.get(str(event.get("direction", "")).upper())
+    if direction is None:
         return None
     point = target_point(event, device, tallies, where)
     if point is None:
-        return Scroll(direction=direction)  # type: ignore[arg-type]
-    return Scroll(direction=direction, x=point[0], y=point[1])  # type: ignore[arg-type]
+        return Scroll(direction=direction)
+    return Scroll(direction=direction, x=point[0], y=point[1])
 
 
 def _swipe(event: dict[str, Any], device: Device) -> Action | None:

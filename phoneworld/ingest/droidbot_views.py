@@ -122,9 +122,9 @@ def find_view(state: DroidState, view: dict[str, Any] | None) -> int | None:
         return None
     temp_id, view_str = view.get("temp_id"), view.get("view_str")
     views = state.views
-    if isinstance(temp_id, int) and 0 <= temp_id < len(views):
-        if view_str is None or views[temp_id].get("view_str") == view_str:
-            return temp_id
+    if isinstance(temp_id, int) and 0 <= temp_id < len(views) and (
+            view_str is None or views[temp_id].get("view_str") == view_str):
+        return temp_id
     return next((i for i, v in enumerate(views) if view_str and v.get("view_str") == view_str),
                 None)
 
@@ -135,7 +135,7 @@ def root_index(views: list[dict[str, Any]]) -> int:
 
 def build_tree(state: DroidState, ctx: IngestContext, stats: ViewStats | None,
                focus: int | None = None) -> ViewNode:
-    """The visible view tree of a state; `focus` marks that view index as focused."""
+    """The visible view tree of a state; `focus` makes that view index the only focused one."""
     views = state.views
     if stats is not None:
         _tally(state, ctx, stats)
@@ -148,13 +148,14 @@ def build_tree(state: DroidState, ctx: IngestContext, stats: ViewStats | None,
         view = views[i]
         bounds = normalise_bounds(*(_bounds(view) or (0, 0, 0, 0)))[0]
         kids = [node(c, k) for k, c in enumerate(_children(view, len(views)))]
-        return _view_node(view, bounds, index, tuple(k for k in kids if k is not None), i == focus)
+        focused = None if focus is None else i == focus  # one view holds the input focus
+        return _view_node(view, bounds, index, tuple(k for k in kids if k is not None), focused)
 
     root = node(root_index(views), 0)
     if root is None:  # an invisible root: keep an empty screen rather than lose the state
         x1, y1, x2, y2 = _bounds(views[root_index(views)]) or (0, 0, 0, 0)
         root = _view_node(views[root_index(views)], normalise_bounds(x1, y1, x2, y2)[0], 0, (),
-                          False)
+                          None)
     return root
 
 
@@ -177,12 +178,13 @@ def _children(view: dict[str, Any], count: int) -> list[int]:
 
 
 def _view_node(view: dict[str, Any], bounds: Bounds, index: int,
-               children: tuple[ViewNode, ...], focused: bool) -> ViewNode:
+               children: tuple[ViewNode, ...], focused: bool | None) -> ViewNode:
+    """`focused` overrides the recorded focus when not None."""
     fields: dict[str, Any] = {key: str(view.get(src) or "") for src, key in _TEXT_FIELDS.items()}
     fields.update({key: bool(view.get(src)) for src, key in _BOOL_FIELDS.items()})
     fields["enabled"] = view.get("enabled") is not False
-    if focused:
-        fields["focused"] = True
+    if focused is not None:
+        fields["focused"] = focused
     return ViewNode(cls=str(view.get("class") or ""), bounds=bounds, index=index,
                     children=children, **fields)
 
@@ -191,6 +193,6 @@ def device_size(states: dict[str, DroidState]) -> Device:
     """The largest root extent over all states (see the module docstring)."""
     width = height = 0
     for state in states.values():
-        x1, y1, x2, y2 = _bounds(state.views[root_index(state.views)]) or (0, 0, 0, 0)
+        _, _, x2, y2 = _bounds(state.views[root_index(state.views)]) or (0, 0, 0, 0)
         width, height = max(width, x2), max(height, y2)
     return Device(width=max(width, 1), height=max(height, 1))

@@ -28,12 +28,25 @@ from phoneworld.ingest.split import split_by_app
 from phoneworld.ingest.uixml import Screen, read_uixml
 from phoneworld.ir.base import Bounds
 from phoneworld.ir.trace import (
-    Action, Back, Click, Device, Done, Drag, Enter, Episode, Home, LongPress, Observation, TypeText,
+    Action,
+    Back,
+    Click,
+    Device,
+    Done,
+    Drag,
+    Enter,
+    Episode,
+    Home,
+    LongPress,
+    Observation,
+    TypeText,
 )
 
 EVENTS_FILE = "eventStructs.txt"
-_TAG = re.compile(r"^\s*[\[【]\s*(?P<tag>[^\]】]+?)\s*[\]】]\s*(?P<rest>.*)$")
-_PAIR = re.compile(r"[(（]\s*[wx]?\s*(-?\d+)\s*[,，]\s*[hy]?\s*(-?\d+)\s*[)）]")
+# ASCII or full-width brackets, commas and parentheses (the Chinese recorder writes the latter)
+_TAG = re.compile(r"^\s*[\[\u3010]\s*(?P<tag>[^\]\u3011]+?)\s*[\]\u3011]\s*(?P<rest>.*)$")
+_PAIR = re.compile(
+    r"[(\uff08]\s*[wx]?\s*(-?\d+)\s*[,\uff0c]\s*[hy]?\s*(-?\d+)\s*[)\uff09]")
 TAGS: dict[str, str] = {
     "click": "click", "tap": "click", "点击事件": "click", "long click": "long_press",
     "long press": "long_press", "longpress": "long_press", "swipe": "drag", "滑动事件": "drag",

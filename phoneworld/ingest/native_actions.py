@@ -20,7 +20,14 @@ from phoneworld.ingest.jsonpos import Path as JsonPath
 from phoneworld.ingest.jsonpos import line_of
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.trace import (
-    ACTION_TYPES, Action, Click, Device, DoubleClick, Drag, LongPress, Scroll,
+    ACTION_TYPES,
+    Action,
+    Click,
+    Device,
+    DoubleClick,
+    Drag,
+    LongPress,
+    Scroll,
 )
 
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -110,7 +117,7 @@ def _coordinates(data: dict[str, Any], site: ActionSite) -> bool:
 
 def _report_validation(exc: ValidationError, kind: str, site: ActionSite) -> None:
     for err in exc.errors():
-        key = next((str(p) for p in err["loc"] if str(p) in FIELDS[kind]), "")
+        key = next((str(p) for p in reversed(err["loc"]) if str(p) in FIELDS[kind]), "")
         if err["type"] == "missing":
             site.ctx.report(codes.ACTION_MISSING_FIELD, f'"{kind}" action has no "{key}"',
                             site.at(), hint=codes.ACTION_MISSING_FIELD.hint)

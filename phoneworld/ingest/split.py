@@ -18,6 +18,7 @@ Decisions:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
@@ -109,7 +110,7 @@ def step_apps(steps: list[DraftStep]) -> list[str]:
     apps: list[str | None] = [None if is_system_overlay(p) else p for p in packages]
     current: str | None = next((a for a in apps if a is not None), None)
     out: list[str] = []
-    for package, app in zip(packages, apps):
+    for package, app in zip(packages, apps, strict=True):
         if app is not None:
             current = app
         out.append(current if current is not None else package)
@@ -129,7 +130,7 @@ def _runs(apps: list[str]) -> list[_Run]:
 def _reached_by_home(steps: list[DraftStep]) -> frozenset[str]:
     """Packages shown right after a HOME action that changed the foreground package."""
     out: set[str] = set()
-    for before, after in zip(steps, steps[1:]):
+    for before, after in pairwise(steps):
         action = before.action
         package = after.observation.package
         if action is not None and action.type == "home" and package != before.observation.package:

@@ -23,7 +23,8 @@ from phoneworld.ir.trace import ViewNode
 
 logger = logging.getLogger(__name__)
 
-_BOUNDS_RE = re.compile(r"^\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*$")
+_NUM = r"\s*(-?\d+)\s*"
+_BOUNDS_RE = re.compile(rf"^\s*\[{_NUM},{_NUM}\]\s*\[{_NUM},{_NUM}\]\s*$")
 _BOOL_ATTRS = {
     "checkable": "checkable", "checked": "checked", "clickable": "clickable",
     "long-clickable": "long_clickable", "scrollable": "scrollable", "focusable": "focusable",
@@ -106,19 +107,18 @@ def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | 
                    source.model_copy(update={"line": doc.sourceline}))
         return None
     state = _FileState(source)
-    nodes = [_convert(el, state) for el in tops]
+    roots = [_convert(el, state) for el in tops]
     _flush(state, ctx)
-    if state.bad_bounds or any(n is None for n in nodes):
+    if state.bad_bounds:
         return None
-    roots = [n for n in nodes if n is not None]
     root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(tops[1].sourceline))
     rotation = _int_or(doc.get("rotation"), 0) or 0
     return Screen(root=root, rotation=rotation, package=root.package or _first_package(root))
 
 
-def _convert(el: etree._Element, state: _FileState) -> ViewNode | None:
-    """One <node> and its subtree; None when a bounds attribute is unusable."""
-    line = el.sourceline
+def _convert(el: etree._Element, state: _FileState) -> ViewNode:
+    """One <node> and its subtree (unusable bounds are recorded in `state` and read as empty)."""
+    line: int | None = getattr(el, "sourceline", None)
     raw = el.get("bounds")
     parsed = parse_bounds(raw) if raw is not None else None
     if parsed is None:
@@ -136,11 +136,9 @@ def _convert(el: etree._Element, state: _FileState) -> ViewNode | None:
     if index is None:
         state.bad_attrs.append((line, f'index="{index_raw}"'))
         index = 0
-    children = [_convert(child, state) for child in el.iterchildren("node")]
-    if any(child is None for child in children):
-        return None
-    return ViewNode(cls=el.get("class", ""), bounds=bounds, index=index,
-                    children=tuple(c for c in children if c is not None), **fields)
+    children = tuple(_convert(child, state) for child in el.iterchildren("node"))
+    return ViewNode(cls=el.get("class", ""), bounds=bounds, index=index, children=children,
+                    **fields)
 
 
 def _bool(value: str | None, default: bool, attr: str, line: int | None, state: _FileState) -> bool:
@@ -166,8 +164,8 @@ def _flush(state: _FileState, ctx: IngestContext) -> None:
 
     if state.bad_bounds:
         line, what = state.bad_bounds[0]
-        ctx.report(codes.BAD_BOUNDS,
-                   f"bounds {what} is not \"[x1,y1][x2,y2]\"{more(state.bad_bounds)}", state.at(line))
+        message = f"bounds {what} is not \"[x1,y1][x2,y2]\"{more(state.bad_bounds)}"
+        ctx.report(codes.BAD_BOUNDS, message, state.at(line))
     if state.negative:
         line, what = state.negative[0]
         ctx.report(codes.NEGATIVE_BOUNDS, f"bounds \"{what}\" have negative width or height"
@@ -179,7 +177,8 @@ def _flush(state: _FileState, ctx: IngestContext) -> None:
 
 
 def _wrap(roots: list[ViewNode], ctx: IngestContext, source: SourceRef) -> ViewNode:
-    ctx.report(codes.MANY_WINDOWS, f"{len(roots)} top-level nodes; wrapped in one FrameLayout", source)
+    ctx.report(codes.MANY_WINDOWS, f"{len(roots)} top-level nodes; wrapped in one FrameLayout",
+               source)
     bounds = Bounds(x1=min(r.bounds.x1 for r in roots), y1=min(r.bounds.y1 for r in roots),
                     x2=max(r.bounds.x2 for r in roots), y2=max(r.bounds.y2 for r in roots))
     return ViewNode(cls="android.widget.FrameLayout", bounds=bounds, package=roots[0].package,

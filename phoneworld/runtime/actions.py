@@ -11,7 +11,7 @@ Unknown keys are ignored (policies often add a "reason"). Every problem raises `
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import get_close_matches
 from typing import Any
 
@@ -59,10 +59,14 @@ class _Frame:
         return min(size - 1, max(0, round(px)))
 
 
-def _element(spec: dict[str, Any], elements: Sequence[Element]) -> Element | None:
+Elements = Callable[[], Sequence[Element]]
+
+
+def _element(spec: dict[str, Any], elements_fn: Elements) -> Element | None:
     eid = spec.get("element", spec.get("index"))
     if eid is None:
         return None
+    elements = elements_fn()
     if isinstance(eid, str) and eid.strip().isdigit():
         eid = int(eid)
     if isinstance(eid, bool) or not isinstance(eid, int):
@@ -72,7 +76,7 @@ def _element(spec: dict[str, Any], elements: Sequence[Element]) -> Element | Non
     return elements[eid]
 
 
-def _point(spec: dict[str, Any], elements: Sequence[Element], fr: _Frame) -> tuple[int, int]:
+def _point(spec: dict[str, Any], elements: Elements, fr: _Frame) -> tuple[int, int]:
     el = _element(spec, elements)
     if el is not None:
         return el.x, el.y
@@ -101,7 +105,7 @@ def _text_arg(spec: dict[str, Any], key: str, required: bool) -> str | None:
 
 
 def from_dict(
-    spec: dict[str, Any], elements: Sequence[Element], width: int, height: int
+    spec: dict[str, Any], elements: Elements, width: int, height: int
 ) -> tuple[Any, ...]:
     """The trace actions (device pixels) one JSON action stands for."""
     t = _action_type(spec)
@@ -137,9 +141,14 @@ def from_dict(
 
 
 def parse_action(
-    raw: Any, elements: Sequence[Element], width: int, height: int
+    raw: Any, elements: Elements | Sequence[Element], width: int, height: int
 ) -> tuple[Any, ...]:
-    """Turn an env action (JSON string, dict, or trace action model) into trace actions."""
+    """Turn an env action (JSON string, dict, or trace action model) into trace actions.
+
+    `elements` is the current observation's element list, or a function giving it (called only
+    when the action names an element)."""
+    if not callable(elements):
+        elements = (lambda els: lambda: els)(elements)
     if isinstance(raw, BaseModel):
         if getattr(raw, "type", None) not in tr.ACTION_TYPES:
             raise EnvError(f"{type(raw).__name__} is not a phoneworld.ir.trace action")

@@ -7,7 +7,7 @@ APK over adb and for real apps implement the same protocol; `SimBackend` is thei
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -19,17 +19,27 @@ from phoneworld.runtime.screenshot import render_frame, screenshot_size
 from phoneworld.runtime.sim import Simulator, StepResult
 
 
-@dataclass(frozen=True, slots=True)
 class Obs:
-    """One observation. `elements` are the text form's lines, so element ids map to points."""
+    """One observation. `elements` are the text form's lines, so element ids map to points; a
+    backend may pass them as a function, evaluated on first use."""
 
-    xml: str
-    text: str
-    screen: str
-    package: str
-    activity: str | None
-    elements: tuple[Element, ...]
-    screenshot: np.ndarray | None = None
+    __slots__ = ("xml", "text", "screen", "package", "activity", "screenshot", "_elements")
+
+    def __init__(
+        self, xml: str, text: str, screen: str, package: str, activity: str | None,
+        elements: tuple[Element, ...] | Callable[[], tuple[Element, ...]],
+        screenshot: np.ndarray | None = None,
+    ) -> None:
+        self.xml, self.text, self.screen = xml, text, screen
+        self.package, self.activity, self.screenshot = package, activity, screenshot
+        self._elements = elements
+
+    @property
+    def elements(self) -> tuple[Element, ...]:
+        e = self._elements
+        if callable(e):
+            e = self._elements = e()
+        return e
 
 
 @runtime_checkable
@@ -84,7 +94,7 @@ class SimBackend:
         shot = None
         if screenshot:
             shot = render_frame(f, self.device.width, self.device.height, self.screenshot_scale)
-        return Obs(f.xml, f.text, f.screen, f.package, f.activity, f.elements, shot)
+        return Obs(f.xml, f.text, f.screen, f.package, f.activity, lambda: f.elements, shot)
 
     def read_state(self) -> dict[str, Any]:
         return self.sim.state

@@ -1,9 +1,9 @@
 """Runtime precompilation: an `AppSpec` turned once into plain Python structures.
 
 Every Simulator of one spec shares one `CompiledApp` (looked up by object identity), which holds the
-widget trees as `CNode`s with their static XML attribute runs pre-escaped, expressions as small
-tuples, the (screen, action kind, wid) -> transitions table, the state schema, and a bounded cache of
-rendered frames keyed by content (so two envs in the same state render once).
+screens as compiled widget trees (`widgets.CNode`), the (screen, action kind, wid) -> transitions
+table with guards and effects as tuples, the state schema, and a bounded cache of rendered frames
+keyed by content (so two envs in the same state render once).
 """
 
 from __future__ import annotations
@@ -15,55 +15,14 @@ from typing import Any
 from phoneworld.errors import AppSpecError
 from phoneworld.ir.app import AppSpec, ScreenSpec, StateVar, Transition, Widget
 from phoneworld.runtime import validate
-from phoneworld.runtime.semantics import (
-    E_COUNT, E_LIT, E_SEL, E_VAR, CExpr, CTransition, compile_expr, compile_transition,
-)
-from phoneworld.runtime.xmltext import escape_attr, sanitize
+from phoneworld.runtime.frame import share_static
+from phoneworld.runtime.semantics import CTransition, compile_transition
+from phoneworld.runtime.widgets import CNode, TreeCompiler
 
 LAUNCHER = "@launcher"
 LAUNCHER_PACKAGE = "com.android.launcher3"
 LAUNCHER_ICON = "app_icon"
 FRAME_CACHE_SIZE = 1024
-
-
-@dataclass(slots=True)
-class CList:
-    collection: str
-    item: CNode
-    pitch: int
-    max_visible: int
-
-
-@dataclass(slots=True)
-class CNode:
-    """One widget of a screen, ready to render. `xa`/`xb`/`xc` are the static XML attribute runs."""
-
-    wid: str
-    cls: str
-    resource_id: str
-    content_desc: str
-    text: CExpr
-    checked: CExpr
-    x1: int
-    y1: int
-    x2: int
-    y2: int
-    checkable: bool
-    clickable: bool
-    long_clickable: bool
-    scrollable: bool
-    focusable: bool
-    enabled: bool
-    password: bool
-    selected: bool
-    editable: bool
-    children: tuple[CNode, ...]
-    lst: CList | None
-    xa: str = ""
-    xb: str = ""
-    xc: str = ""
-    static_text: str | None = None
-    static_checked: bool | None = None
 
 
 @dataclass(slots=True)
@@ -95,6 +54,14 @@ class CompiledApp:
     selections_of: dict[str, tuple[str, ...]]  # collection -> all its selection variables
     initial_state: dict[str, Any]
     frames: dict[Any, Any] = field(default_factory=dict)
+
+    def clear_caches(self) -> None:
+        """Forget every rendered frame and list row (benchmarks; memory pressure)."""
+        self.frames.clear()
+        for screen in self.screens.values():
+            for node in screen.nodes.values():
+                if node.lst is not None:
+                    node.lst.rows.clear()
 
 
 _CACHE: dict[int, tuple[weakref.ref[AppSpec], CompiledApp]] = {}
@@ -161,81 +128,14 @@ def _build(spec: AppSpec) -> CompiledApp:
 
 
 def _compile_screen(s: ScreenSpec, spec: AppSpec) -> CScreen:
-    nodes: dict[str, CNode] = {}
-    reads: set[str] = set()
-    lists: list[tuple[str, str, int]] = []
     sel_of = {v.collection: v.name for v in spec.state if v.kind == "selection" and v.collection}
-    root = _compile_widget(s.root, s.package, nodes, reads, lists, sel_of)
+    tc = TreeCompiler(s.package, sel_of)
+    root = tc.widget(s.root)
+    share_static(root)
     return CScreen(
         id=s.id, package=s.package, activity=s.activity, root=root,
-        reads=tuple(sorted(reads)), lists=tuple(lists), nodes=nodes,
+        reads=tuple(sorted(tc.reads)), lists=tuple(tc.lists), nodes=tc.nodes,
     )
-
-
-def _reads_of(e: CExpr, sel_of: dict[str, str], reads: set[str]) -> None:
-    tag, a = e[0], e[1]
-    if tag == E_VAR or tag == E_COUNT:
-        reads.add(a)
-    elif tag == E_SEL:
-        reads.add(a)
-        if a in sel_of:
-            reads.add(sel_of[a])
-
-
-def _compile_widget(
-    w: Widget, package: str, nodes: dict[str, CNode], reads: set[str],
-    lists: list[tuple[str, str, int]], sel_of: dict[str, str],
-) -> CNode:
-    text, checked = compile_expr(w.text), compile_expr(w.checked)
-    _reads_of(text, sel_of, reads)
-    _reads_of(checked, sel_of, reads)
-    children = tuple(_compile_widget(c, package, nodes, reads, lists, sel_of) for c in w.children)
-    lst = None
-    if w.list is not None:
-        reads.add(w.list.collection)
-        lists.append((w.wid, w.list.collection, w.list.max_visible))
-        item = _compile_widget(w.list.item, package, nodes, reads, lists, sel_of)
-        lst = CList(w.list.collection, item, w.list.pitch, max(0, w.list.max_visible))
-    b = w.bounds
-    node = CNode(
-        wid=w.wid, cls=w.cls, resource_id=w.resource_id, content_desc=w.content_desc,
-        text=text, checked=checked, x1=b.x1, y1=b.y1, x2=b.x2, y2=b.y2,
-        checkable=w.checkable, clickable=w.clickable, long_clickable=w.long_clickable,
-        scrollable=w.scrollable, focusable=w.focusable, enabled=w.enabled, password=w.password,
-        selected=w.selected,
-        editable=w.editable or w.cls.endswith(("EditText", "AutoCompleteTextView")),
-        children=children, lst=lst,
-    )
-    if text[0] == E_LIT and not w.password:
-        node.static_text = sanitize(_lit_text(text[1]))
-    if checked[0] == E_LIT:
-        node.static_checked = bool(checked[1])
-    node.xa, node.xb, node.xc = _static_attrs(w, package)
-    nodes[w.wid] = node
-    return node
-
-
-def _lit_text(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def _static_attrs(w: Widget, package: str) -> tuple[str, str, str]:
-    def tf(v: bool) -> str:
-        return "true" if v else "false"
-
-    xa = (
-        f'" resource-id="{escape_attr(sanitize(w.resource_id))}" class="{escape_attr(sanitize(w.cls))}"'
-        f' package="{escape_attr(sanitize(package))}"'
-        f' content-desc="{escape_attr(sanitize(w.content_desc))}" checkable="{tf(w.checkable)}" checked="'
-    )
-    xb = f'" clickable="{tf(w.clickable)}" enabled="{tf(w.enabled)}" focusable="{tf(w.focusable)}" focused="'
-    xc = (
-        f'" scrollable="{tf(w.scrollable)}" long-clickable="{tf(w.long_clickable)}"'
-        f' password="{tf(w.password)}" selected="{tf(w.selected)}" bounds="'
-    )
-    return xa, xb, xc
 
 
 def launcher_screen(spec: AppSpec) -> ScreenSpec:

@@ -112,7 +112,8 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
         self._steps += 1
         info: dict[str, Any] = {"invalid_action": False}
         try:
-            actions = parse_action(action, self._obs.elements, self.width, self.height)
+            prev = self._obs
+            actions = parse_action(action, lambda: prev.elements, self.width, self.height)
         except EnvError as exc:
             if self.invalid_action == "raise":
                 raise

@@ -8,15 +8,19 @@ observation forms (XML, text, elements, ViewNode) are built on first use and mem
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from phoneworld.runtime.semantics import E_ITEM, eval_expr, fmt_text, truthy
+from phoneworld.runtime.render import (
+    Element, frame_elements, frame_text, frame_view, frame_xml, node_line, subtree_xml,
+)
+from phoneworld.runtime.semantics import eval_expr, fmt_text, truthy
+from phoneworld.runtime.widgets import ROW_CACHE_SIZE
 from phoneworld.runtime.xmltext import sanitize
 
 if TYPE_CHECKING:
     from phoneworld.ir.trace import ViewNode
-    from phoneworld.runtime.compiled import CNode, CompiledApp, CScreen
-    from phoneworld.runtime.render import Element
+    from phoneworld.runtime.compiled import CompiledApp, CScreen
+    from phoneworld.runtime.widgets import CList, CNode
 
 Focus = tuple[str, int | None]  # (wid, record index for a widget inside a list item)
 
@@ -26,6 +30,7 @@ class RNode:
 
     __slots__ = (
         "c", "coll", "item", "idx", "x1", "y1", "x2", "y2", "text", "checked", "focused", "children",
+        "line", "xml",
     )
 
     def __init__(
@@ -41,6 +46,8 @@ class RNode:
         self.checked = checked
         self.focused = focused
         self.children: list[RNode] = []
+        self.line = node_line(c, text, checked, focused)  # text-form line, None if not listed
+        self.xml: str | None = None  # the whole subtree's XML, for shared static subtrees
 
     def contains(self, x: float, y: float) -> bool:
         return self.x1 <= x < self.x2 and self.y1 <= y < self.y2
@@ -69,32 +76,24 @@ class Frame:
     @property
     def xml(self) -> str:
         if self._xml is None:
-            from phoneworld.runtime.render import frame_xml
-
             self._xml = frame_xml(self)
         return self._xml
 
     @property
     def elements(self) -> tuple[Element, ...]:
         if self._elements is None:
-            from phoneworld.runtime.render import frame_elements
-
             self._elements = frame_elements(self)
         return self._elements
 
     @property
     def text(self) -> str:
         if self._text is None:
-            from phoneworld.runtime.render import text_form
-
-            self._text = text_form(self.elements)
+            self._text = frame_text(self)
         return self._text
 
     @property
     def view(self) -> ViewNode:
         if self._view is None:
-            from phoneworld.runtime.render import frame_view
-
             self._view = frame_view(self)
         return self._view
 
@@ -110,6 +109,9 @@ class _Builder:
         self, c: CNode, coll: str | None, rec: dict[str, Any] | None, item: int | None,
         idx: int, dy: int,
     ) -> RNode:
+        if c.shared is not None:
+            self.nodes.extend(c.shared_nodes)
+            return c.shared
         text = c.static_text
         if text is None:
             raw = eval_expr(self.app, self.state, c.text, rec)
@@ -120,7 +122,7 @@ class _Builder:
         if checked is None:
             checked = truthy(eval_expr(self.app, self.state, c.checked, rec))
         f = self.focus
-        focused = f is not None and f[0] == c.wid and f[1] == item
+        focused = c.editable and f is not None and f[0] == c.wid and f[1] == item
         n = RNode(c, coll, item, idx, dy, text, checked, focused)
         self.nodes.append(n)
         kids = n.children
@@ -140,9 +142,28 @@ class _Builder:
         base = len(n.children)
         for slot in range(min(lst.max_visible, len(recs) - off)):
             ri = off + slot
-            n.children.append(
-                self.node(lst.item, lst.collection, recs[ri], ri, base + slot, dy + slot * lst.pitch)
-            )
+            if lst.pure:
+                n.children.append(self.row(lst, recs[ri], ri, base + slot, dy + slot * lst.pitch))
+            else:
+                n.children.append(self.node(
+                    lst.item, lst.collection, recs[ri], ri, base + slot, dy + slot * lst.pitch))
+
+    def row(self, lst: CList, rec: dict[str, Any], ri: int, idx: int, dy: int) -> RNode:
+        """A list row that reads only its record: reused across frames while it is unchanged."""
+        f = self.focus
+        fk = f if lst.editable and f is not None and f[1] == ri else None
+        key = (ri, idx, dy, tuple(rec.items()), fk)
+        hit = lst.rows.get(key)
+        if hit is not None:
+            self.nodes.extend(hit[1])
+            return hit[0]  # type: ignore[no-any-return]
+        start = len(self.nodes)
+        node = self.node(lst.item, lst.collection, rec, ri, idx, dy)
+        node.xml = subtree_xml(node)
+        if len(lst.rows) >= ROW_CACHE_SIZE:
+            lst.rows.clear()
+        lst.rows[key] = (node, self.nodes[start:])
+        return node
 
 
 def effective_offsets(
@@ -179,6 +200,15 @@ def dispatch(node: RNode, x: float, y: float, accept: Callable[[RNode], bool]) -
     return node if accept(node) else None
 
 
-def uses_item(c: CNode) -> bool:
-    """Whether a widget's text or checked flag reads its list record."""
-    return c.text[0] == E_ITEM or c.checked[0] == E_ITEM
+def share_static(c: CNode, idx: int = 0) -> None:
+    """Pre-render every static subtree under `c` once, to be shared by all frames."""
+    if c.in_list:
+        return
+    if not c.dynamic:
+        b = _Builder(cast("CompiledApp", None), {}, {}, None)  # static: never evaluates
+        root = b.node(c, None, None, None, idx, 0)
+        root.xml = subtree_xml(root)
+        c.shared, c.shared_nodes = root, b.nodes
+        return
+    for i, ch in enumerate(c.children):
+        share_static(ch, i)

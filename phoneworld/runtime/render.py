@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from phoneworld.ir.base import Bounds
 from phoneworld.ir.trace import ViewNode
+from phoneworld.runtime.widgets import quote
 from phoneworld.runtime.xmltext import escape_attr, sanitize
 
 if TYPE_CHECKING:
     from phoneworld.runtime.frame import Frame, RNode
+    from phoneworld.runtime.widgets import CNode
 
 XML_HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 
@@ -60,11 +62,21 @@ def frame_xml(frame: Frame, rotation: int = 0) -> str:
     return "".join(out)
 
 
+def subtree_xml(n: RNode) -> str:
+    out: list[str] = []
+    _node_xml(n, out)
+    return "".join(out)
+
+
 def _node_xml(n: RNode, out: list[str]) -> None:
+    if n.xml is not None:
+        out.append(n.xml)
+        return
     c = n.c
+    bounds = c.bounds if n.y1 == c.y1 else f"[{n.x1},{n.y1}][{n.x2},{n.y2}]"
     out.append(
         f'<node index="{n.idx}" text="{escape_attr(n.text)}{c.xa}{"true" if n.checked else "false"}'
-        f'{c.xb}{"true" if n.focused else "false"}{c.xc}[{n.x1},{n.y1}][{n.x2},{n.y2}]"'
+        f'{c.xb}{"true" if n.focused else "false"}{c.xc}{bounds}"'
     )
     if n.children:
         out.append(">")
@@ -119,8 +131,8 @@ def frame_view(frame: Frame) -> ViewNode:
 def _rnode_view(n: RNode, package: str) -> ViewNode:
     c = n.c
     return ViewNode(
-        cls=sanitize(c.cls), resource_id=sanitize(c.resource_id), text=n.text,
-        content_desc=sanitize(c.content_desc), package=sanitize(package),
+        cls=c.cls, resource_id=c.resource_id, text=n.text, content_desc=c.content_desc,
+        package=sanitize(package),
         bounds=Bounds(x1=n.x1, y1=n.y1, x2=n.x2, y2=n.y2), index=n.idx,
         checkable=c.checkable, checked=n.checked, clickable=c.clickable,
         long_clickable=c.long_clickable, scrollable=c.scrollable, focusable=c.focusable,
@@ -132,17 +144,37 @@ def _rnode_view(n: RNode, package: str) -> ViewNode:
 # ----------------------------------------------------------------------------- text form
 
 
+def node_line(c: CNode, text: str, checked: bool, focused: bool) -> str | None:
+    """A rendered node's text-form line without its "[id] ", or None when it is not listed."""
+    if not c.visible or not (c.always or text):
+        return None
+    s = c.lp
+    if text:
+        s = f"{s} {quote(text)}"
+    if c.ldesc and c.content_desc != text:
+        s += c.ldesc
+    s += c.lf1
+    if c.checkable:
+        s += " checked" if checked else " unchecked"
+    s += c.lf2
+    if focused:
+        s += " focused"
+    return s + c.lf3
+
+
+def frame_text(frame: Frame) -> str:
+    lines = [n.line for n in frame.nodes if n.line is not None]
+    return "\n".join([f"[{i}] {line}" for i, line in enumerate(lines)])
+
+
 def frame_elements(frame: Frame) -> tuple[Element, ...]:
     out: list[Element] = []
     for n in frame.nodes:
+        if n.line is None:
+            continue
         c = n.c
-        if n.x2 <= n.x1 or n.y2 <= n.y1:
-            continue
-        if not (c.clickable or c.long_clickable or c.checkable or c.editable or c.scrollable
-                or n.text or c.content_desc):
-            continue
         out.append(Element(
-            len(out), c.cls, c.resource_id, n.text, sanitize(c.content_desc), c.clickable,
+            len(out), c.cls, c.resource_id, n.text, c.content_desc, c.clickable,
             c.long_clickable, c.checkable, n.checked, c.editable, c.scrollable, n.focused,
             c.enabled, (n.x1 + n.x2) // 2, (n.y1 + n.y2) // 2, c.wid, n.item,
         ))
@@ -167,18 +199,14 @@ def elements_from_view(root: ViewNode) -> tuple[Element, ...]:
     return tuple(out)
 
 
-def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
-
-
 def element_line(e: Element) -> str:
     parts = [f"[{e.id}]", e.cls.rsplit(".", 1)[-1]]
     if e.resource_id:
         parts.append("id=" + e.resource_id.split(":id/", 1)[-1])
     if e.text:
-        parts.append(_quote(e.text))
+        parts.append(quote(e.text))
     if e.content_desc and e.content_desc != e.text:
-        parts.append("desc=" + _quote(e.content_desc))
+        parts.append("desc=" + quote(e.content_desc))
     if e.editable and not e.cls.endswith("EditText"):
         parts.append("editable")
     if e.checkable:

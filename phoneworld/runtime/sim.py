@@ -41,7 +41,7 @@ from phoneworld.runtime.compiled import (
     FRAME_CACHE_SIZE, LAUNCHER, LAUNCHER_ICON, CompiledApp, compile_app,
 )
 from phoneworld.runtime.frame import Focus, Frame, RNode, build_frame, dispatch, effective_offsets
-from phoneworld.runtime.validate import copy_state, normalize_state
+from phoneworld.runtime.validate import copy_app_state, normalize_state
 
 log = logging.getLogger(__name__)
 MAX_STACK = 64
@@ -104,8 +104,10 @@ class Simulator:
         """Put the app on `screen` in `state` (copied) with the given back stack and focus."""
         for s in [screen, *(stack or [])]:
             self._check_screen(s)
+        app = self.app
         self._state = (
-            copy_state(self.app.initial_state) if state is None else normalize_state(self.app, state)
+            copy_app_state(app.initial_state, app.vars) if state is None
+            else normalize_state(app, state)
         )
         self._screen = screen
         self._stack = list(stack or [])
@@ -123,20 +125,20 @@ class Simulator:
     def snapshot(self) -> SimSnapshot:
         return SimSnapshot(
             self._screen, tuple(self._stack), self._focus, tuple(sorted(self._offsets.items())),
-            copy_state(self._state),
+            copy_app_state(self._state, self.app.vars),
         )
 
     def restore(self, snap: SimSnapshot) -> None:
         self._screen, self._stack, self._focus = snap.screen, list(snap.stack), snap.focus
         self._offsets = dict(snap.offsets)
-        self._state = copy_state(snap.state)
+        self._state = copy_app_state(snap.state, self.app.vars)
         self._ckeys = {}
         self._touch()
 
     @property
     def state(self) -> dict[str, Any]:
         """A copy of the app state (JSON-able)."""
-        return copy_state(self._state)
+        return copy_app_state(self._state, self.app.vars)
 
     @property
     def screen(self) -> str:
@@ -162,10 +164,13 @@ class Simulator:
         self._frame: Frame | None = None
         self._version = getattr(self, "_version", 0) + 1
 
-    def _wrote(self, names: Any) -> None:
+    def _wrote(self, names: Any, before: list[Any]) -> None:
+        """Variables `names` may have been written: forget their content keys, and count a change
+        when any of them now differs from `before` (their keys before the write)."""
         for n in names:
             self._ckeys.pop(n, None)
-        self._touch()
+        if [self._ckey(n) for n in names] != before:
+            self._touch()
 
     # ------------------------------------------------------------------ rendering
 
@@ -351,15 +356,18 @@ class Simulator:
         for t in ts:
             if sem.guard_holds(self.app, self._state, t, hit, inp):
                 if t.effects:
+                    names = self.app.writes[t.id]
+                    before = [self._ckey(name) for name in names]
                     sem.apply_effects(self.app, self._state, t, hit, inp)
-                    self._wrote(self.app.writes[t.id])
+                    self._wrote(names, before)
                 return t.id, self._navigate(t)
         return None, False
 
     def _write(self, ref: tuple[Any, ...], value: Any, n: RNode) -> None:
         hit = (n.coll, n.item) if n.item is not None and n.coll else None
+        before = [self._ckey(ref[1])]
         sem.write(self.app, self._state, ref, value, hit)
-        self._wrote((ref[1],))
+        self._wrote((ref[1],), before)
 
     def _shift_list(self, n: RNode, direction: str) -> None:
         target = n if n.c.lst is not None else _first_list(n)

@@ -224,3 +224,17 @@ def copy_state(value: Any) -> Any:
     if isinstance(value, list):
         return [copy_state(v) for v in value]
     return value
+
+
+def copy_app_state(state: dict[str, Any], vars: dict[str, StateVar]) -> dict[str, Any]:
+    """`copy_state` for a normalized state: records are flat, so a shallow copy of each will do."""
+    out: dict[str, Any] = {}
+    for k, v in state.items():
+        var = vars.get(k)
+        if var is None:
+            out[k] = copy_state(v)
+        elif var.kind == "collection":
+            out[k] = [r.copy() for r in v]
+        else:
+            out[k] = v
+    return out

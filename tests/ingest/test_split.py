@@ -1,0 +1,83 @@
+"""Splitting episodes that cross apps: where the cuts go and what is kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from phoneworld.ingest.context import IngestContext
+from phoneworld.ingest.draft import DraftEpisode, DraftStep
+from phoneworld.ingest.split import is_launcher, split_by_app, step_apps
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.diagnostics import Diagnostics
+from phoneworld.ir.trace import Action, Device, Home, Observation, ViewNode, Wait
+
+ROOT = ViewNode(cls="android.widget.FrameLayout", bounds=Bounds(x1=0, y1=0, x2=10, y2=10))
+
+
+def draft(*steps: tuple[str, Action | None]) -> DraftEpisode:
+    items = [DraftStep(Observation(root=ROOT, package=p), a, "t/ep.json", i)
+             for i, (p, a) in enumerate(steps)]
+    return DraftEpisode(id="ep", device=Device(width=10, height=10), file="t", steps=items)
+
+
+def split(d: DraftEpisode) -> tuple[list[tuple[str, str, int]], list[str]]:
+    diagnostics = Diagnostics()
+    episodes = split_by_app(d, IngestContext(root=Path("/t"), diagnostics=diagnostics))
+    return [(e.id, e.app, len(e.steps)) for e in episodes], [x.code for x in diagnostics.items]
+
+
+W = Wait()
+
+
+@pytest.mark.parametrize(
+    ("package", "expected"),
+    [("com.teslacoilsw.launcher", True), ("com.google.android.apps.nexuslauncher", True),
+     ("com.miui.home", True), ("com.example.mylauncherapp", True), ("com.example.notes", False)],
+    ids=["nova", "pixel", "miui", "name", "app"],
+)
+def test_is_launcher(package: str, expected: bool) -> None:
+    assert is_launcher(package) is expected
+
+
+def test_single_app_is_not_split() -> None:
+    assert split(draft(("a", W), ("a", None))) == ([("ep", "a", 2)], [])
+
+
+def test_single_launcher_screen_is_dropped() -> None:
+    assert split(draft(("com.android.launcher3", None))) == ([], ["PW141"])
+
+
+def test_overlays_stay_with_the_app() -> None:
+    d = draft(("a", W), ("com.android.systemui", W), ("com.google.android.permissioncontroller", W),
+              ("a", None))
+    assert step_apps(d.steps) == ["a"] * 4
+    assert split(d)[0] == [("ep", "a", 4)]
+
+
+def test_leading_overlay_joins_the_first_app() -> None:
+    assert step_apps(draft(("android", W), ("a", None)).steps) == ["a", "a"]
+
+
+def test_app_launcher_app() -> None:
+    d = draft(("a", W), ("a", Home()), ("com.android.launcher3", W), ("b", W), ("b", None))
+    parts, found = split(d)
+    assert parts == [("ep.p0", "a", 2), ("ep.p2", "b", 2)]
+    assert found == ["PW140", "PW142", "PW142", "PW141"]
+
+
+def test_package_reached_by_home_counts_as_launcher() -> None:
+    d = draft(("a", Home()), ("com.vendor.desk", W), ("b", None))
+    parts, found = split(d)
+    assert [p[1] for p in parts] == ["a", "b"] and "PW141" in found
+
+
+def test_handoffs_and_dropped_leaving_action() -> None:
+    diagnostics = Diagnostics()
+    d = draft(("a", W), ("a", Home()), ("b", W), ("b", None))
+    a, b = split_by_app(d, IngestContext(root=Path("/t"), diagnostics=diagnostics))
+    assert a.steps[-1].action is None and a.steps[0].action == W
+    assert (a.handoff.part, a.handoff.previous_app, a.handoff.next_app) == (0, None, "b")  # type: ignore[union-attr]
+    assert (b.handoff.part, b.handoff.previous_app, b.handoff.next_app) == (1, "a", None)  # type: ignore[union-attr]
+    assert [s.index for s in b.steps] == [0, 1] and b.steps[0].source.episode == "ep.p1"
