@@ -23,14 +23,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from phoneworld.ir.app import (  # noqa: E402
+from phoneworld.ir.app import (
     AppendEffect, AppSpec, Count, FieldSpec, Guard, ItemField, ListSpec, Lit, RecordRef,
     RemoveEffect, ScreenSpec, Selected, SelectEffect, SetEffect, StateVar, ToggleEffect,
     Transition, Var, VarRef, Widget,
 )
-from phoneworld.ir.base import Bounds  # noqa: E402
-from phoneworld.ir.trace import Device  # noqa: E402
-from phoneworld.runtime import PhoneEnv, Simulator, load_app  # noqa: E402
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.trace import Device
+from phoneworld.runtime import PhoneEnv, Simulator, load_app
 
 EMULATOR_S_PER_STEP = 1.5
 PKG = "com.bench.notes"

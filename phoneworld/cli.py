@@ -21,7 +21,7 @@ from phoneworld.ir.diagnostics import Diagnostic
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Compile recorded Android GUI traces into runnable mock apps.")
-err = Console(stderr=True)
+err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
 
 FROM_HELP = "Trace format: native, droidbot, autodroid, llamatouch, uiautomator (default: detect)."
 
@@ -67,9 +67,10 @@ def build(
         return
     _print_diagnostics(result.diagnostics.items, show_warnings=not quiet)
     table = Table(title="phoneworld build")
-    for col in ("app", "steps", "screens", "transitions", "state vars", "tm (changing)",
-                "change F1", "held-out tm (changing)", "seconds"):
-        table.add_column(col)
+    table.add_column("app", no_wrap=True)
+    for col in ("steps", "screens", "transitions", "state vars", "match (changing)",
+                "change F1", "held-out match (changing)", "seconds"):
+        table.add_column(col, justify="right")
     for a in result.apps:
         r, f, h = a.report, a.report.fidelity.train, a.report.fidelity.heldout
         table.add_row(r.app, str(r.steps), str(r.screens), str(r.transitions),

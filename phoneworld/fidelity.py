@@ -20,19 +20,19 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from phoneworld.abstract import read
+from phoneworld.abstract import Reader
 from phoneworld.abstract.shape import content_keys
 from phoneworld.graph import graph
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.report import Fidelity
-from phoneworld.ir.screens import Abstraction
-from phoneworld.ir.trace import Episode, TraceSet, ViewNode
+from phoneworld.ir.screens import Abstraction, ScreenReading
+from phoneworld.ir.trace import Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
 from phoneworld.state.track import track
 
-Keys = set[tuple[str, str, str, str]]
+Keys = frozenset[tuple[str, str, str, str]]
 
 
 @dataclass
@@ -87,17 +87,26 @@ def change_f1(current: Keys, mock: Keys, recorded: Keys) -> float:
 
 def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
     """The abstraction of other episodes (held-out ones) through the built app's known screens."""
+    memo: dict[int, ScreenReading] = {}
+    reader = Reader(abstraction)
+
+    def one(e: int, step: Step) -> ScreenReading:
+        key = id(step.observation)
+        if key not in memo:
+            memo[key] = reader.read(step.observation, e, step.index)
+        return memo[key].model_copy(update={"episode": e, "step": step.index})
+
     readings = tuple(
-        tuple(read(abstraction, s.observation, e, s.index) for s in ep.steps)
-        for e, ep in enumerate(traces.episodes)
+        tuple(one(e, s) for s in ep.steps) for e, ep in enumerate(traces.episodes)
     )
     return abstraction.model_copy(update={"readings": readings})
 
 
-def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet
-                   ) -> Replay:
-    """Replay every recorded step of `traces` from its recorded screen and state."""
-    view = readings_for(abstraction, traces)
+def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
+                   built_on: bool = False) -> Replay:
+    """Replay every recorded step of `traces` from its recorded screen and state
+    (`built_on`: `traces` are the episodes `abstraction` was built from, already read)."""
+    view = abstraction if built_on else readings_for(abstraction, traces)
     steps = graph(traces, view).steps
     tracked = track(schema, view, _graph_of(view, steps))
     known = {v.name for v in spec.state}

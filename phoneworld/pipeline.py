@@ -17,7 +17,7 @@ from phoneworld.emit import emit
 from phoneworld.errors import InputError, UsageError
 from phoneworld.fidelity import FreeRun, split_heldout, teacher_forced
 from phoneworld.graph import graph
-from phoneworld.ingest import ingest
+from phoneworld.ingest import codes, ingest
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
@@ -69,8 +69,8 @@ def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
     if diagnostics.has_errors:
         raise InputError(f"{traces}: the traces have errors", diagnostics.items)
     if not trace_set.episodes:
-        diagnostics.error("PW100", "no episodes found", SourceRef(file=str(traces)),
-                          "point at a folder holding episode.json files or a supported format")
+        diagnostics.error(codes.NO_EPISODES.id, "no episodes found", SourceRef(file=str(traces)),
+                          codes.NO_EPISODES.hint)
         raise InputError(f"{traces}: no episodes", diagnostics.items)
     return trace_set, diagnostics
 
@@ -100,7 +100,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
     spec = lower(train, abstraction, transitions, model)
     schema, _ = prepare(abstraction, transitions)
     fidelity = FidelityReport(
-        train=teacher_forced(spec, schema, abstraction, train).summary(),
+        train=teacher_forced(spec, schema, abstraction, train, built_on=True).summary(),
         heldout=teacher_forced(spec, schema, abstraction, held).summary() if held.episodes else None,
     )
     report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)

@@ -16,7 +16,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.screens import Abstraction, ScreenReading, ScreenTemplate
 from phoneworld.ir.trace import Observation, TraceSet
 
-__all__ = ["abstract", "read"]
+__all__ = ["abstract", "read", "Reader"]
 
 
 def abstract(traces: TraceSet) -> Abstraction:
@@ -78,15 +78,24 @@ def abstract(traces: TraceSet) -> Abstraction:
                        list_shapes=dict(sorted(index.lists.items())))
 
 
+class Reader:
+    """Reads observations that were not part of the build (held-out) through the known screens."""
+
+    def __init__(self, abstraction: Abstraction) -> None:
+        self.index = ShapeIndex(lists=dict(abstraction.list_shapes))
+        self.screens = {s.signature: s for s in abstraction.screens}
+
+    def read(self, observation: Observation, episode: int = -1, step: int = -1) -> ScreenReading:
+        screen = self.screens.get(self.index.screen_shape(observation))
+        if screen is None:
+            return ScreenReading(episode=episode, step=step, screen="")
+        return read_observation(self.index, screen, observation, episode, step)
+
+
 def read(abstraction: Abstraction, observation: Observation, episode: int = -1,
          step: int = -1) -> ScreenReading:
-    """Read an observation that was not part of the build (held-out) through the known screens."""
-    index = ShapeIndex(lists=dict(abstraction.list_shapes))
-    shape = index.screen_shape(observation)
-    for screen in abstraction.screens:
-        if screen.signature == shape:
-            return read_observation(index, screen, observation, episode, step)
-    return ScreenReading(episode=episode, step=step, screen="")
+    """Read one observation through the known screens ("" screen when none matches)."""
+    return Reader(abstraction).read(observation, episode, step)
 
 
 def _screen_name(obs: Observation, used: Counter[str]) -> str:

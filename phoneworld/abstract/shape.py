@@ -23,9 +23,21 @@ def anchor_key(node: ViewNode, parent_anchor: str) -> str:
     return _digest(parent_anchor, node.cls, node.resource_id)
 
 
+_VISIBLE: dict[int, tuple[ViewNode, tuple[ViewNode, ...]]] = {}
+
+
 def visible_children(node: ViewNode) -> tuple[ViewNode, ...]:
     """Children that take space on screen; zero-area views are not part of the structure."""
-    return tuple(c for c in node.children if c.bounds.area > 0 or c.children)
+    # Memoised on identity (the node is kept in the value so its id cannot be reused).
+    hit = _VISIBLE.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    kids = tuple(c for c in node.children if c.children or (
+        c.bounds.x2 > c.bounds.x1 and c.bounds.y2 > c.bounds.y1))
+    if len(_VISIBLE) > 500_000:
+        _VISIBLE.clear()
+    _VISIBLE[id(node)] = (node, kids)
+    return kids
 
 
 def _digest(*parts: str) -> str:
@@ -88,10 +100,20 @@ class ShapeIndex:
         return _digest(obs.package, self.shape(obs.root))
 
 
-def content_keys(root: ViewNode) -> set[tuple[str, str, str, str]]:
+_KEYS: dict[int, tuple[ViewNode, frozenset[tuple[str, str, str, str]]]] = {}
+
+
+def content_keys(root: ViewNode) -> frozenset[tuple[str, str, str, str]]:
     """The visible content of a screen as a set of (class, resource-id, text, content-desc)."""
-    return {
+    hit = _KEYS.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    keys = frozenset(
         (n.cls, n.resource_id, n.text, n.content_desc)
         for n in root.walk()
         if n.bounds.area > 0
-    }
+    )
+    if len(_KEYS) > 100_000:
+        _KEYS.clear()
+    _KEYS[id(root)] = (root, keys)
+    return keys

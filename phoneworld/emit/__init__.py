@@ -37,6 +37,9 @@ def emit(spec: AppSpec, report: BuildReport, out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     final = out / app_dir_name(spec.package)
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=out))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes it private; a build output is not
     try:
         (staging / "app.json").write_text(dumps(spec), encoding="utf-8")
         (staging / "report.json").write_text(dumps(report), encoding="utf-8")

@@ -3,9 +3,10 @@
 Every problem ingest finds is reported through `report` with one of these codes, so a code always
 means the same thing and carries a default hint. Groups:
 
-- PW100-PW109  the input tree and format detection
+- PW100, PW101, PW108, PW109  the input tree and format detection
 - PW102-PW107  uiautomator XML (shared by every format that reads `uiautomator dump` files)
-- PW110-PW127  the native `phoneworld-trace/1` format (episode.json, steps, actions)
+- PW110-PW126  the native `phoneworld-trace/1` format (episode.json, steps, actions)
+- PW127        an imported point clipped to the screen (DroidBot)
 - PW130-PW139  DroidBot output folders
 - PW140-PW142  episodes that cross apps (split per app)
 - PW150-PW156  AutoDroid `utg.yaml`

@@ -15,7 +15,7 @@ from pathlib import Path
 
 FORMATS: tuple[str, ...] = ("native", "autodroid", "droidbot", "llamatouch", "uiautomator")
 
-_SNIFF_BYTES = 512
+_SNIFF_BYTES = 2048
 
 
 def matches(folder: Path, files: set[str], dirs: set[str], fmt: str, sniff: bool = True) -> bool:

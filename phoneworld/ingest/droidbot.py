@@ -128,11 +128,12 @@ class _Chain:
                 self.begin(ev.stop)
             return
         if self.current is None or self.at_state != ev.start:
-            if self.current is not None:
-                self.ctx.report(codes.CHAIN_BREAK, f"the event starts at state {ev.start} but the "
-                                f"previous one stopped at {self.at_state}; new episode", src)
+            broken = self.at_state if self.current is not None else None
             self.close()
             self.begin(ev.start)
+            if broken is not None:
+                self.ctx.report(codes.CHAIN_BREAK, f"the event starts at state {ev.start} but the "
+                                f"previous one stopped at {broken}; new episode", self._where(ev))
         mapped = map_event(ev.event, self.device, self.tallies, self._where(ev), self.ctx)
         if mapped is None:
             self.close()
@@ -141,7 +142,7 @@ class _Chain:
             return
         if ev.stop not in self.states:
             self.ctx.report(codes.STATE_MISSING, f"stop state {ev.stop} has no state file; the "
-                            "episode ends before this event", src)
+                            "episode ends before this event", self._where(ev))
             self.close()
             return
         self.append(ev, mapped)

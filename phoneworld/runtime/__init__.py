@@ -1,25 +1,37 @@
 """The runtime: compiled apps as Gymnasium environments over swappable backends (DESIGN section 5).
 
 Public API: `PhoneEnv` (the env), `Simulator` (the in-process state machine), the `Backend`
-protocol with `SimBackend`, `Obs`, `StepResult`, `load_app`. The env is also registered with
-Gymnasium as `phoneworld/Phone-v0` (`gymnasium.make("phoneworld/Phone-v0", app="path/to/app")`).
+protocol with `SimBackend`, `Obs`, `StepResult`, `SimSnapshot`, `Element`, `load_app`.
+Names load lazily, so `phoneworld.runtime.sim` (used by the compiler's fidelity pass) does not pull
+in gymnasium. Importing `phoneworld.runtime.env` registers the env with Gymnasium as
+`phoneworld/Phone-v0`: `gymnasium.make("phoneworld.runtime.env:phoneworld/Phone-v0", app=path)`.
 """
 
 from __future__ import annotations
 
-import gymnasium
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from phoneworld.runtime.appdir import load_app
-from phoneworld.runtime.backend import Backend, Obs, SimBackend
-from phoneworld.runtime.env import PhoneEnv
-from phoneworld.runtime.render import Element
-from phoneworld.runtime.sim import SimSnapshot, Simulator, StepResult
+if TYPE_CHECKING:
+    from phoneworld.runtime.appdir import load_app
+    from phoneworld.runtime.backend import Backend, Obs, SimBackend
+    from phoneworld.runtime.env import ENV_ID, PhoneEnv
+    from phoneworld.runtime.render import Element
+    from phoneworld.runtime.sim import SimSnapshot, Simulator, StepResult
 
-ENV_ID = "phoneworld/Phone-v0"
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv")
-
+_EXPORTS = {
+    "load_app": "appdir", "Backend": "backend", "Obs": "backend", "SimBackend": "backend",
+    "ENV_ID": "env", "PhoneEnv": "env", "Element": "render", "SimSnapshot": "sim",
+    "Simulator": "sim", "StepResult": "sim",
+}
 __all__ = [
     "ENV_ID", "Backend", "Element", "Obs", "PhoneEnv", "SimBackend", "SimSnapshot", "Simulator",
     "StepResult", "load_app",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

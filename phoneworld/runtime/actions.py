@@ -118,14 +118,16 @@ def from_dict(
     if t == "type":
         text = _text_arg(spec, "text", True)
         el = _element(spec, elements)
-        typed = tr.TypeText(text=text)
+        typed = tr.TypeText(text=text or "")
         return (tr.Click(x=el.x, y=el.y), typed) if el is not None else (typed,)
     if t == "scroll":
         d = spec.get("direction")
         if d not in DIRECTIONS:
             raise EnvError(f"scroll needs a 'direction' in {DIRECTIONS}, got {d!r}")
         has_point = "element" in spec or "index" in spec or "x" in spec or "y" in spec
-        x, y = _point(spec, elements, fr) if has_point else (None, None)
+        if not has_point:
+            return (tr.Scroll(direction=d),)
+        x, y = _point(spec, elements, fr)
         return (tr.Scroll(direction=d, x=x, y=y),)
     if t == "drag":
         x1, x2 = fr.conv(spec, "x1", width), fr.conv(spec, "x2", width)

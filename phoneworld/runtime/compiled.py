@@ -90,32 +90,18 @@ def _build(spec: AppSpec) -> CompiledApp:
     for v in spec.state:
         if v.kind == "selection" and v.collection:
             selections.setdefault(v.collection, []).append(v.name)
-    trans: dict[tuple[str, str, str | None], list[Transition]] = {}
-    for t in spec.transitions:
-        trans.setdefault((t.screen, t.action, t.widget), []).append(t)
     screens = {s.id: _compile_screen(s, spec) for s in spec.screens}
     screens[LAUNCHER] = _compile_screen(launcher_screen(spec), spec)
+    collections = [v for v in spec.state if v.kind == "collection"]
     app = CompiledApp(
-        spec=spec,
-        package=spec.package,
-        label=spec.label,
-        width=spec.device.width,
-        height=spec.device.height,
-        start=spec.start_screen,
-        screens=screens,
-        # Guarded transitions are tried before unguarded ones (stable: spec order otherwise).
-        transitions={
-            k: tuple(compile_transition(t) for t in sorted(v, key=lambda t: t.guard is None))
-            for k, v in trans.items()
-        },
+        spec=spec, package=spec.package, label=spec.label, width=spec.device.width,
+        height=spec.device.height, start=spec.start_screen, screens=screens,
+        transitions=_transition_table(spec.transitions),
         writes={t.id: validate.written_vars(t, selections) for t in spec.transitions},
         vars={v.name: v for v in spec.state},
-        field_defaults={
-            v.name: {f.name: validate.field_default(f) for f in v.fields} for v in spec.state if v.kind == "collection"
-        },
-        field_kinds={
-            v.name: {f.name: f.kind for f in v.fields} for v in spec.state if v.kind == "collection"
-        },
+        field_defaults={v.name: {f.name: validate.field_default(f) for f in v.fields}
+                        for v in collections},
+        field_kinds={v.name: {f.name: f.kind for f in v.fields} for v in collections},
         selection_of={c: names[0] for c, names in selections.items()},
         selections_of={c: tuple(names) for c, names in selections.items()},
         initial_state={},
@@ -125,6 +111,19 @@ def _build(spec: AppSpec) -> CompiledApp:
     except Exception as exc:  # re-raised as a spec problem: the initial state is part of the spec
         raise AppSpecError(f"initial_state of {spec.package}: {exc}") from exc
     return app
+
+
+def _transition_table(
+    transitions: tuple[Transition, ...],
+) -> dict[tuple[str, str, str | None], tuple[CTransition, ...]]:
+    """(screen, action kind, wid) -> its transitions, guarded ones first (else in spec order)."""
+    table: dict[tuple[str, str, str | None], list[Transition]] = {}
+    for t in transitions:
+        table.setdefault((t.screen, t.action, t.widget), []).append(t)
+    return {
+        k: tuple(compile_transition(t) for t in sorted(v, key=lambda t: t.guard is None))
+        for k, v in table.items()
+    }
 
 
 def _compile_screen(s: ScreenSpec, spec: AppSpec) -> CScreen:

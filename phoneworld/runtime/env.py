@@ -28,6 +28,7 @@ from phoneworld.runtime.backend import Backend, Obs, SimBackend
 from phoneworld.runtime.screenshot import screenshot_size
 from phoneworld.runtime.spaces import UnicodeText
 
+ENV_ID = "phoneworld/Phone-v0"
 RewardFn = Callable[[dict[str, Any], dict[str, Any]], "float | tuple[float, bool]"]
 BACKENDS = ("sim",)
 MAX_XML = 4_000_000
@@ -48,7 +49,7 @@ def make_backend(spec: AppSpec, backend: str | Backend, screenshot_scale: float)
 class PhoneEnv(gym.Env[dict[str, Any], Any]):
     """A compiled mock app as an RL environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}  # noqa: RUF012 (gym API)
 
     def __init__(
         self,
@@ -171,3 +172,7 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
     def elements(self) -> tuple[Any, ...]:
         """The current observation's text-form elements (element id = position)."""
         return self._obs.elements if self._obs is not None else ()
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv")

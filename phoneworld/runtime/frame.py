@@ -183,7 +183,7 @@ def build_frame(
     focus: Focus | None,
 ) -> Frame:
     """Render `screen` in `state` with the given effective list offsets and focus."""
-    b = _Builder(app, state, {wid: o for (wid, _, _), o in zip(screen.lists, offsets)}, focus)
+    b = _Builder(app, state, {wid: o for (wid, _, _), o in zip(screen.lists, offsets, strict=True)}, focus)
     root = b.node(screen.root, None, None, None, 0, 0)
     return Frame(screen, root, b.nodes)
 
@@ -198,6 +198,17 @@ def dispatch(node: RNode, x: float, y: float, accept: Callable[[RNode], bool]) -
         if got is not None:
             return got
     return node if accept(node) else None
+
+
+def first_list(n: RNode) -> RNode | None:
+    """The first list node under `n` in document order."""
+    for ch in n.children:
+        if ch.c.lst is not None:
+            return ch
+        got = first_list(ch)
+        if got is not None:
+            return got
+    return None
 
 
 def share_static(c: CNode, idx: int = 0) -> None:

@@ -130,7 +130,7 @@ def frame_view(frame: Frame) -> ViewNode:
 
 def _rnode_view(n: RNode, package: str) -> ViewNode:
     c = n.c
-    return ViewNode(
+    return ViewNode(  # type: ignore[call-arg]  # `cls` is the populate-by-name of alias `class`
         cls=c.cls, resource_id=c.resource_id, text=n.text, content_desc=c.content_desc,
         package=sanitize(package),
         bounds=Bounds(x1=n.x1, y1=n.y1, x2=n.x2, y2=n.y2), index=n.idx,

@@ -8,11 +8,13 @@ and interpreted here. Conventions (the Kotlin core must mirror them):
 - Truthiness: bool as is, number != 0, text not in {"", "false", "0"} (case-insensitive, stripped),
   a collection non-empty, None false.
 - Guards compare raw values (fmt ignored): `empty`/`nonempty` (None, "" and [] are empty),
-  `eq`/`ne` on the values' texts, `true`/`false` on truthiness.
+  `eq`/`ne` on the values' texts, `true`/`false` on truthiness, `all` of its terms.
 - Writes coerce to the target's kind; a value that is no number leaves a number unchanged.
-  Removing a record shifts the collection's selections (the removed one becomes None).
+  Removing a record, or appending one at the start, shifts the collection's selections so they
+  keep pointing at the same record (a removed selected record becomes None).
 - An `item` reference without a hit item of that collection, or a `selected` one without a valid
-  selection, is a no-op.
+  selection, is a no-op. `Input` is the typed text during a `type` action and "" otherwise (so a
+  widget text bound to it renders empty).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from phoneworld.ir.app import Expr, Lit, Transition
+from phoneworld.ir.app import Count, Expr, ItemField, Lit, Selected, Transition, Var
 
 if TYPE_CHECKING:
     from phoneworld.runtime.compiled import CompiledApp
@@ -35,16 +37,15 @@ _SKIP = object()
 
 def compile_expr(e: Expr) -> CExpr:
     """Turn an IR expression into the runtime's tuple form: (tag, name_or_value, field, fmt)."""
-    k = e.kind
-    if k == "lit":
+    if isinstance(e, Lit):
         return (E_LIT, e.value, None, "{}")
-    if k == "var":
+    if isinstance(e, Var):
         return (E_VAR, e.name, None, e.fmt)
-    if k == "item":
+    if isinstance(e, ItemField):
         return (E_ITEM, None, e.field, e.fmt)
-    if k == "selected":
+    if isinstance(e, Selected):
         return (E_SEL, e.collection, e.field, e.fmt)
-    if k == "count":
+    if isinstance(e, Count):
         return (E_COUNT, e.collection, None, e.fmt)
     return (E_INPUT, None, None, "{}")
 
@@ -52,7 +53,7 @@ def compile_expr(e: Expr) -> CExpr:
 @dataclass(frozen=True, slots=True)
 class CTransition:
     id: str
-    guard: tuple[str, CExpr, CExpr | None] | None
+    guard: tuple[Any, ...] | None  # see compile_guard
     effects: tuple[tuple[Any, ...], ...]
     target: str | None
     nav: str
@@ -151,6 +152,19 @@ def eval_expr(
         v = state.get(e[1])
         return len(v) if isinstance(v, list) else 0
     return inp
+
+
+def binding_ref(e: CExpr, coll: str | None) -> tuple[Any, ...] | None:
+    """The writable reference a widget's text or checked expression reads, if any (`coll`: the
+    collection of the list item the widget belongs to)."""
+    tag = e[0]
+    if tag == E_VAR:
+        return ("var", e[1])
+    if tag == E_ITEM and coll is not None:
+        return ("rec", coll, "item", e[2])
+    if tag == E_SEL:
+        return ("rec", e[1], "selected", e[2])
+    return None
 
 
 def hit_record(state: dict[str, Any], hit: Hit | None) -> dict[str, Any] | None:
@@ -284,6 +298,10 @@ def _append(
             rec[name] = v
     if position == "start":
         state[coll].insert(0, rec)
+        for sel in app.selections_of.get(coll, ()):  # the selected record stays selected
+            cur = state.get(sel)
+            if isinstance(cur, int):
+                state[sel] = cur + 1
     else:
         state[coll].append(rec)
 

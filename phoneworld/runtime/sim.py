@@ -28,7 +28,7 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
 
 from __future__ import annotations
 
-import logging
+import contextlib
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Any
@@ -40,10 +40,11 @@ from phoneworld.runtime import semantics as sem
 from phoneworld.runtime.compiled import (
     FRAME_CACHE_SIZE, LAUNCHER, LAUNCHER_ICON, CompiledApp, compile_app,
 )
-from phoneworld.runtime.frame import Focus, Frame, RNode, build_frame, dispatch, effective_offsets
+from phoneworld.runtime.frame import (
+    Focus, Frame, RNode, build_frame, dispatch, effective_offsets, first_list,
+)
 from phoneworld.runtime.validate import copy_app_state, normalize_state
 
-log = logging.getLogger(__name__)
 MAX_STACK = 64
 _MISSING = object()
 
@@ -70,18 +71,6 @@ class SimSnapshot:
     state: dict[str, Any]
 
 
-def _ref_of(e: sem.CExpr, coll: str | None) -> tuple[Any, ...] | None:
-    """The writable reference a widget's text or checked expression reads, if any."""
-    tag = e[0]
-    if tag == sem.E_VAR:
-        return ("var", e[1])
-    if tag == sem.E_ITEM and coll is not None:
-        return ("rec", coll, "item", e[2])
-    if tag == sem.E_SEL:
-        return ("rec", e[1], "selected", e[2])
-    return None
-
-
 class Simulator:
     """The state machine of one compiled app; cheap to create (the compiled spec is shared)."""
 
@@ -101,7 +90,9 @@ class Simulator:
         self, screen: str, state: dict[str, Any] | None, stack: list[str] | None = None,
         focus: str | Focus | None = None,
     ) -> None:
-        """Put the app on `screen` in `state` (copied) with the given back stack and focus."""
+        """Put the app on `screen` in `state` (copied; None: the initial state) with the given
+        back stack (bottom first) and focus: an editable widget's wid, or (wid, record index) for
+        one inside a list item. For teacher-forced replay."""
         for s in [screen, *(stack or [])]:
             self._check_screen(s)
         app = self.app
@@ -194,10 +185,9 @@ class Simulator:
             if f is None:
                 f = build_frame(self.app, cs, self._state, offs, self._focus)
                 if len(cache) >= FRAME_CACHE_SIZE:
-                    try:
+                    # another thread may evict concurrently
+                    with contextlib.suppress(KeyError, RuntimeError, StopIteration):
                         del cache[next(iter(cache))]
-                    except (KeyError, RuntimeError, StopIteration):  # another thread evicted it
-                        pass
                 cache[key] = f
             self._frame = f
         return f
@@ -241,7 +231,7 @@ class Simulator:
             c = n.c
             return (
                 (sid, kind, c.wid) in trans or c.editable
-                or (kind == "click" and c.checkable and _ref_of(c.checked, n.coll) is not None)
+                or (kind == "click" and c.checkable and sem.binding_ref(c.checked, n.coll) is not None)
                 or (not c.enabled and (c.clickable or c.checkable))
             )
 
@@ -260,7 +250,7 @@ class Simulator:
         screen = self._screen
         fired, left = self._fire(kind, c.wid, n, "")
         if fired is None and kind == "click" and c.checkable and not c.editable:
-            ref = _ref_of(c.checked, n.coll)
+            ref = sem.binding_ref(c.checked, n.coll)
             if ref is not None:
                 self._write(ref, not n.checked, n)
         if c.editable and self._screen == screen and self._focus != (c.wid, n.item):
@@ -282,7 +272,7 @@ class Simulator:
             self._touch()
         fired, left = self._fire("type", n.c.wid, n, text)
         if fired is None:
-            ref = _ref_of(n.c.text, n.coll)
+            ref = sem.binding_ref(n.c.text, n.coll)
             if ref is not None:
                 self._write(ref, text, n)
         return StepResult(self._version != v0, fired, left, n.c.wid)
@@ -370,7 +360,7 @@ class Simulator:
         self._wrote((ref[1],), before)
 
     def _shift_list(self, n: RNode, direction: str) -> None:
-        target = n if n.c.lst is not None else _first_list(n)
+        target = n if n.c.lst is not None else first_list(n)
         if target is None:
             return
         lst = target.c.lst
@@ -427,14 +417,4 @@ class Simulator:
         self._screen = screen
         self._focus = None
         self._touch()
-
-
-def _first_list(n: RNode) -> RNode | None:
-    for ch in n.children:
-        if ch.c.lst is not None:
-            return ch
-        got = _first_list(ch)
-        if got is not None:
-            return got
-    return None
 

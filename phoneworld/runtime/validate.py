@@ -79,10 +79,19 @@ class _Checker:
         if t.target is not None and t.target not in wids:
             self.err(where, f"unknown target screen {t.target!r}")
         if t.guard is not None:
-            self.expr(where, t.guard.left)
-            self.expr(where, t.guard.right)
+            self.guard(where, t.guard)
         for eff in t.effects:
             self.effect(where, eff)
+
+    def guard(self, where: str, g: Any) -> None:
+        if g.op == "all":
+            for term in g.terms:
+                self.guard(where, term)
+        elif g.left is None:
+            self.err(where, f"guard {g.op!r} has no left operand")
+        else:
+            self.expr(where, g.left)
+            self.expr(where, g.right)
 
     def effect(self, where: str, eff: Any) -> None:
         k = eff.kind

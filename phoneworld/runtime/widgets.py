@@ -102,7 +102,10 @@ def _xml_runs(w: Widget, n: CNode, package: str) -> None:
         f'" resource-id="{escape_attr(n.resource_id)}" class="{escape_attr(n.cls)}" package="{pkg}"'
         f' content-desc="{escape_attr(n.content_desc)}" checkable="{_tf(w.checkable)}" checked="'
     )
-    n.xb = f'" clickable="{_tf(w.clickable)}" enabled="{_tf(w.enabled)}" focusable="{_tf(w.focusable)}" focused="'
+    n.xb = (
+        f'" clickable="{_tf(w.clickable)}" enabled="{_tf(w.enabled)}"'
+        f' focusable="{_tf(w.focusable)}" focused="'
+    )
     n.xc = (
         f'" scrollable="{_tf(w.scrollable)}" long-clickable="{_tf(w.long_clickable)}"'
         f' password="{_tf(w.password)}" selected="{_tf(w.selected)}" bounds="'
@@ -139,7 +142,7 @@ class TreeCompiler:
 
     def _read(self, e: CExpr) -> None:
         tag, a = e[0], e[1]
-        if tag == E_VAR or tag == E_COUNT:
+        if tag in (E_VAR, E_COUNT):
             self.reads.add(a)
         elif tag == E_SEL:
             self.reads.add(a)

@@ -68,6 +68,7 @@ def _samples(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
             continue
         ctx = _context(schema, step)
         before = apply(structural_effects(schema, step), tracked[step.episode][step.step].state, ctx)
+        before = {k: v for k, v in before.items() if k not in hidden}
         after = schema.values(abstraction.readings[step.episode][step.step + 1])
         after = {k: v for k, v in after.items() if k not in hidden}
         out.append(Sample(step=step, before=before, after=after, ctx=ctx))

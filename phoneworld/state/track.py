@@ -41,9 +41,10 @@ def defaults(schema: Schema) -> dict[str, Any]:
 
 
 def navigation(stack: tuple[str, ...], here: str, there: str) -> str:
+    """`pop` when the next screen is below on the stack (popping down to it), else `push`."""
     if not there or there == here:
         return "stay"
-    if len(stack) >= 2 and stack[-2] == there:
+    if there in stack[:-1]:
         return "pop"
     return "push"
 
@@ -52,6 +53,8 @@ def apply_navigation(stack: tuple[str, ...], nav: str, there: str) -> tuple[str,
     if nav == "stay":
         return stack
     if nav == "pop":
+        if there in stack[:-1]:
+            return stack[: len(stack) - 1 - stack[:-1][::-1].index(there)]
         return stack[:-1]
     if nav == "replace":
         return stack[:-1] + (there,)

@@ -200,6 +200,8 @@ def test_habitica_episodes(habitica: Run) -> None:
     assert (main.handoff.origin_episode, main.handoff.part, main.handoff.previous_app) == (
         "habitica-droidbot#1", 2, "com.teslacoilsw.launcher")
     assert (main.device.width, main.device.height) == (1080, 1920)
+    files = {s.source.file for ep in habitica.traces.episodes for s in ep.steps}
+    assert all(f.startswith("habitica-droidbot/") for f in files)  # relative, never absolute
 
 
 def test_habitica_actions(habitica: Run) -> None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from lxml import etree
 
+from phoneworld.ingest.context import IngestContext
+from phoneworld.ingest.uixml import parse_uixml
 from phoneworld.ir.app import AppSpec, StateVar, Var, Widget
-from phoneworld.ir.base import Bounds
+from phoneworld.ir.base import Bounds, SourceRef
+from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.ir.trace import Click, TypeText, ViewNode
 from phoneworld.runtime import Simulator
 from phoneworld.runtime.backend import SimBackend
@@ -60,6 +64,15 @@ def test_xml_parses_back_to_the_view(app: AppSpec, screen: str) -> None:
     sim = sim_at(app, screen)
     assert parse_dump(sim.xml()) == sim.view()
     assert view_xml(sim.view()) == sim.xml()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_compilers_dump_parser_reads_the_view_back(app: AppSpec, screen: str) -> None:
+    sim = sim_at(app, screen, {**INITIAL, "notes": [{"title": h, "done": False} for h in HOSTILE]})
+    ctx = IngestContext(root=Path("."), diagnostics=Diagnostics())
+    parsed = parse_uixml(sim.xml().encode("utf-8"), ctx, SourceRef(file="sim.xml"))
+    assert parsed is not None and not ctx.diagnostics.items
+    assert parsed.root == sim.view() and parsed.package == "com.example.notes"
 
 
 def test_xml_layout_matches_a_real_dump(app: AppSpec) -> None:

@@ -131,3 +131,23 @@ def test_remove_keeps_selections_consistent(target: str, hit: tuple[str, int] | 
 
 def test_select_binds_the_hit_record() -> None:
     assert run((SelectEffect(collection="notes"),), state(), hit=("notes", 4))["selected_note"] == 4
+
+
+@pytest.mark.parametrize(("terms", "holds"), [
+    ((Guard(op="nonempty", left=Var(name="editor_title")), Guard(op="true", left=Var(name="dark_mode"))),
+     True),
+    ((Guard(op="nonempty", left=Var(name="editor_title")), Guard(op="false", left=Var(name="dark_mode"))),
+     False),
+    ((), True),
+], ids=["all-hold", "one-fails", "empty-conjunction"])
+def test_all_guard(terms: tuple[Guard, ...], holds: bool) -> None:
+    t = sem.compile_transition(Transition(id="t", screen="s00_list", action="click",
+                                          guard=Guard(op="all", terms=terms)))
+    assert sem.guard_holds(APP, state(editor_title="x", dark_mode=True), t, None, "") is holds
+
+
+def test_append_at_the_start_keeps_the_selection_on_its_record() -> None:
+    s = run((AppendEffect(collection="notes", record={"title": Input()}, position="start"),),
+            state(selected_note=2), inp="first")
+    assert s["notes"][0] == {"title": "first", "done": False}
+    assert s["notes"][s["selected_note"]]["title"] == "Note 2"

@@ -10,7 +10,7 @@ import pytest
 
 from phoneworld.errors import AppSpecError, EnvError
 from phoneworld.ir.app import (
-    AppSpec, Count, FieldSpec, RemoveEffect, Selected, StateVar, Transition, Var,
+    AppSpec, Count, FieldSpec, Guard, RemoveEffect, Selected, StateVar, Transition, Var,
 )
 from phoneworld.runtime import load_app
 from phoneworld.runtime.compiled import compile_app
@@ -63,19 +63,22 @@ def test_check_spec_lists_every_problem() -> None:
              StateVar(name="flag", kind="text"))
     trans = [go("t", "a", "ghost", "b"), go("t", "a", "btn", None),
              Transition(id="r", screen="zz", action="click",
-                        effects=(RemoveEffect(collection="items", target="selected"),))]
+                        effects=(RemoveEffect(collection="items", target="selected"),)),
+             Transition(id="g", screen="a", action="click", widget="btn",
+                        guard=Guard(op="all", terms=(Guard(op="nonempty"),)))]
     problems = check_spec(mini_app({"a": kids}, trans, state))
     text = "\n".join(problems)
     for needle in ["'btn' is not unique", "unknown state variable 'nope'",
                    "'flag' is not a collection", "'items' has no selection variable",
                    "'flag' is declared twice", "transition id is not unique",
-                   "has no widget 'ghost'", "unknown target screen 'b'", "unknown screen 'zz'"]:
+                   "has no widget 'ghost'", "unknown target screen 'b'", "unknown screen 'zz'",
+                   "guard 'nonempty' has no left operand"]:
         assert needle in text, (needle, text)
 
 
 def test_a_broken_initial_state_is_a_spec_error() -> None:
     app = notes_app().model_copy(update={"initial_state": {"saves": "many"}})
-    with pytest.raises(AppSpecError, match="initial_state.*saves must be a number"):
+    with pytest.raises(AppSpecError, match=r"initial_state.*saves must be a number"):
         compile_app(app)
 
 
