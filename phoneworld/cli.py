@@ -148,7 +148,8 @@ def run(
                 typer.echo(json.dumps(record, ensure_ascii=False))
             else:
                 typer.echo(f"step {record['step']:>3}  {record['screen']:<24} "
-                          f"{json.dumps(record['action'], ensure_ascii=False)}")
+                           f"{json.dumps(record['action'], ensure_ascii=False)}  "
+                           f"{record.get('target', '')}".rstrip())
     except PhoneworldError as exc:
         _fail(exc)
 

@@ -75,7 +75,17 @@ class Count(Frozen):
     fmt: str = "{}"
 
 
-Expr = Annotated[Union[Lit, Var, ItemField, Selected, Input, Count], Field(discriminator="kind")]
+class Choose(Frozen):
+    """`then` when `cond` is truthy, else `otherwise`: a label that mirrors a flag ("Done"/"Open")."""
+
+    kind: Literal["choose"] = "choose"
+    cond: Expr
+    then: str
+    otherwise: str
+
+
+Expr = Annotated[Union[Lit, Var, ItemField, Selected, Input, Count, Choose],
+                 Field(discriminator="kind")]
 
 # ----------------------------------------------------------------------------- references (writable)
 
@@ -260,6 +270,7 @@ class AppSpec(Frozen):
         raise KeyError(screen_id)
 
 
+Choose.model_rebuild()
 Guard.model_rebuild()
 ListSpec.model_rebuild()
 Widget.model_rebuild()

@@ -10,6 +10,7 @@ from typing import Any
 
 from phoneworld.errors import UsageError
 from phoneworld.runtime.env import PhoneEnv
+from phoneworld.runtime.render import element_line
 
 POLICIES = ("random",)
 WORDS = ("milk", "Call Bob", "meeting at 10", "Don't forget", "report", "42")
@@ -37,8 +38,10 @@ def run_episode(app_dir: Path, policy: str = "random", steps: int = 10, seed: in
     yield {"step": 0, "screen": info["screen"], "action": None}
     for n in range(1, steps + 1):
         action = random_action(env.elements, rng)
+        target = (element_line(env.elements[action["element"]]) if "element" in action else "")
         _, reward, terminated, truncated, info = env.step(json.dumps(action))
-        yield {"step": n, "screen": info["screen"], "action": action, "reward": reward,
+        yield {"step": n, "screen": info["screen"], "action": action, "target": target,
+               "reward": reward,
                "terminated": terminated, "truncated": truncated,
                "invalid_action": info.get("invalid_action", False)}
         if terminated or truncated:

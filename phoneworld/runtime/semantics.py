@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from phoneworld.ir.app import Count, Expr, ItemField, Lit, Selected, Transition, Var
+from phoneworld.ir.app import Choose, Count, Expr, ItemField, Lit, Selected, Transition, Var
 
 if TYPE_CHECKING:
     from phoneworld.runtime.compiled import CompiledApp
 
-E_LIT, E_VAR, E_ITEM, E_SEL, E_INPUT, E_COUNT = range(6)
+E_LIT, E_VAR, E_ITEM, E_SEL, E_INPUT, E_COUNT, E_CHOOSE = range(7)
 CExpr = tuple[int, Any, Any, str]
 Hit = tuple[str, int]  # (collection, record index) an action was taken on
 _INT = re.compile(r"\s*[-+]?\d+\s*")
@@ -47,6 +47,8 @@ def compile_expr(e: Expr) -> CExpr:
         return (E_SEL, e.collection, e.field, e.fmt)
     if isinstance(e, Count):
         return (E_COUNT, e.collection, None, e.fmt)
+    if isinstance(e, Choose):
+        return (E_CHOOSE, compile_expr(e.cond), (e.then, e.otherwise), "{}")
     return (E_INPUT, None, None, "{}")
 
 
@@ -151,6 +153,8 @@ def eval_expr(
     if tag == E_COUNT:
         v = state.get(e[1])
         return len(v) if isinstance(v, list) else 0
+    if tag == E_CHOOSE:
+        return e[2][0] if truthy(eval_expr(app, state, e[1], rec, inp)) else e[2][1]
     return inp
 
 

@@ -46,6 +46,8 @@ class _Checker:
             self.collection(where, e.collection)
         elif e.kind == "selected":
             self.collection(where, e.collection, need_selection=True)
+        elif e.kind == "choose":
+            self.expr(where, e.cond)
 
     def ref(self, where: str, ref: Any) -> None:
         if ref.kind == "var":

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from phoneworld.ir.app import Widget
 from phoneworld.runtime.semantics import (
-    E_COUNT, E_INPUT, E_ITEM, E_LIT, E_SEL, E_VAR, CExpr, compile_expr,
+    E_CHOOSE, E_COUNT, E_INPUT, E_ITEM, E_LIT, E_SEL, E_VAR, CExpr, compile_expr,
 )
 from phoneworld.runtime.xmltext import escape_attr, sanitize
 
@@ -144,6 +144,8 @@ class TreeCompiler:
         tag, a = e[0], e[1]
         if tag in (E_VAR, E_COUNT):
             self.reads.add(a)
+        elif tag == E_CHOOSE:
+            self._read(a)
         elif tag == E_SEL:
             self.reads.add(a)
             if a in self.selection_of:

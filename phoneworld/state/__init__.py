@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from phoneworld.ir.app import Expr, FieldSpec, Guard, Selected, StateVar, Var
+from phoneworld.ir.app import Choose, Expr, FieldSpec, Guard, Selected, StateVar, Var
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
 from phoneworld.ir.model import Binding, ListBinding, Rule, StateModel
 from phoneworld.ir.screens import Abstraction
-from phoneworld.state.effects import Context, apply, both, evaluate
+from phoneworld.state.effects import Context, apply, both
 from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, split, structural_effects,
 )
@@ -140,8 +140,11 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
 
 def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[list[Tracked]]
                        ) -> dict[tuple[str, str], Expr]:
-    """Widgets that always show a field of the selected record (a detail screen) read it directly."""
+    """Widgets that always show the selected record (a detail screen) read it directly: a text
+    field as is, or a flag field as one of two labels ("Done" / "Open")."""
     votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    labels: dict[tuple[str, str, str, str], dict[bool, set[str]]] = defaultdict(
+        lambda: defaultdict(set))
     seen: Counter[tuple[str, str]] = Counter()
     exprs: dict[str, Expr] = {}
     for e, readings in enumerate(abstraction.readings):
@@ -151,12 +154,15 @@ def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[l
                 if screen != r.screen or var not in state or wid not in r.texts:
                     continue
                 for coll, info in schema.variables.items():
-                    if info.kind != "collection" or state.get(f"{coll}_selected") is None:
+                    rec = _selected_record(state, coll, info.kind)
+                    if rec is None:
                         continue
                     seen[(screen, wid)] += 1
-                    for f in info.fields:
-                        expr = Selected(collection=coll, field=f)
-                        if evaluate(expr, state, Context()) == state[var] and state[var] != "":
+                    for f, (kind, _) in info.fields.items():
+                        if kind == "flag" and isinstance(rec.get(f), bool):
+                            labels[(screen, wid, coll, f)][rec[f]].add(str(state[var]))
+                        elif rec.get(f) == state[var] and state[var] != "":
+                            expr = Selected(collection=coll, field=f)
                             votes[(screen, wid)][expr.model_dump_json()] += 1
                             exprs[expr.model_dump_json()] = expr
     out: dict[tuple[str, str], Expr] = {}
@@ -164,7 +170,21 @@ def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[l
         best, n = counter.most_common(1)[0]
         if n == seen[key]:
             out[key] = exprs[best]
+    for (screen, wid, coll, f), by_flag in sorted(labels.items()):
+        on, off = by_flag.get(True, set()), by_flag.get(False, set())
+        if (screen, wid) not in out and len(on) == 1 and len(off) == 1 and on != off:
+            out[(screen, wid)] = Choose(cond=Selected(collection=coll, field=f),
+                                        then=on.pop(), otherwise=off.pop())
     return out
+
+
+def _selected_record(state: dict[str, Any], coll: str, kind: str) -> dict[str, Any] | None:
+    if kind != "collection":
+        return None
+    records, index = state.get(coll), state.get(f"{coll}_selected")
+    if isinstance(records, list) and isinstance(index, int) and 0 <= index < len(records):
+        return records[index]  # type: ignore[no-any-return]
+    return None
 
 
 def _variables(schema: Schema, hidden: set[str]) -> tuple[StateVar, ...]:

@@ -1,7 +1,8 @@
-"""Evaluating expressions, guards and effects on a plain state dict.
+"""Evaluating expressions, guards and effects on a plain state dict, during inference.
 
-The state pass uses this to score candidate effects against recorded steps; it follows the
-semantics in `phoneworld.ir.app` (the simulator implements the same ones for speed).
+The state pass uses this to score candidate effects against recorded steps, on the uncompiled
+IR. The meaning of every construct is the runtime's (`phoneworld.runtime.semantics`, whose
+conventions for truthiness, emptiness and text comparison are imported here, not restated).
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import copy
 from typing import Any
 
 from phoneworld.ir.app import (
-    AddEffect, AppendEffect, Count, Effect, Expr, Guard, Input, ItemField, Lit, RecordRef,
+    AddEffect, AppendEffect, Choose, Count, Effect, Expr, Guard, Input, ItemField, Lit, RecordRef,
     RemoveEffect, Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
+
+from phoneworld.runtime.semantics import truthy, value_text
 
 __all__ = ["Context", "apply", "apply_one", "evaluate", "holds", "both"]
 
@@ -59,6 +62,8 @@ def evaluate(expr: Expr, state: dict[str, Any], ctx: Context) -> Any:
     if isinstance(expr, Count):
         records = state.get(expr.collection)
         return len(records) if isinstance(records, list) else 0
+    if isinstance(expr, Choose):
+        return expr.then if truthy(evaluate(expr.cond, state, ctx)) else expr.otherwise
     raise TypeError(expr)
 
 
@@ -67,13 +72,14 @@ def holds(guard: Guard, state: dict[str, Any], ctx: Context) -> bool:
         return all(holds(term, state, ctx) for term in guard.terms)
     left = evaluate(guard.left, state, ctx) if guard.left is not None else None
     right = evaluate(guard.right, state, ctx) if guard.right is not None else None
+    empty = left is None or left == "" or left == []
     return {
-        "nonempty": lambda: left not in ("", None, 0, False) and left != [],
-        "empty": lambda: left in ("", None) or left == [],
-        "eq": lambda: left == right,
-        "ne": lambda: left != right,
-        "true": lambda: bool(left),
-        "false": lambda: not left,
+        "nonempty": lambda: not empty,
+        "empty": lambda: empty,
+        "eq": lambda: value_text(left) == value_text(right),
+        "ne": lambda: value_text(left) != value_text(right),
+        "true": lambda: truthy(left),
+        "false": lambda: not truthy(left),
     }[guard.op]()
 
 
