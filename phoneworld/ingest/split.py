@@ -82,6 +82,7 @@ def split_by_app(draft: DraftEpisode, ctx: IngestContext) -> list[Episode]:
     out: list[Episode] = []
     for k, run in enumerate(runs):
         steps = list(draft.steps[run.start:run.end])
+        exit_action = steps[-1].action if k < len(runs) - 1 else None
         if k < len(runs) - 1:
             steps[-1] = _drop_leaving_action(draft, run, runs[k + 1].app, ctx)
         if is_launcher(run.app, home) and len(steps) < MIN_LAUNCHER_STEPS:
@@ -91,7 +92,8 @@ def split_by_app(draft: DraftEpisode, ctx: IngestContext) -> list[Episode]:
             continue
         handoff = Handoff(origin_episode=draft.id, part=k,
                           previous_app=runs[k - 1].app if k else None,
-                          next_app=runs[k + 1].app if k < len(runs) - 1 else None)
+                          next_app=runs[k + 1].app if k < len(runs) - 1 else None,
+                          exit_action=exit_action)
         out.append(freeze(draft, run.app, steps, f"{draft.id}.p{k}", handoff))
     return out
 
@@ -100,7 +102,7 @@ def _drop_leaving_action(draft: DraftEpisode, run: _Run, next_app: str,
                          ctx: IngestContext) -> DraftStep:
     last = draft.steps[run.end - 1]
     ctx.report(codes.LEAVING_ACTION, f"{describe(last.action)} leaves {run.app} for {next_app}; "
-               "dropped from this part", draft.source(run.end - 1))
+               "kept as the part's handoff exit_action", draft.source(run.end - 1))
     return replace(last, action=None)
 
 

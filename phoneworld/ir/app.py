@@ -5,12 +5,19 @@ state), a state schema with its initial value, and transitions: on screen S, act
 if guard G holds, apply effects E and go to screen T (or stay, or pop the screen stack).
 
 Semantics the runtimes implement (and the Kotlin core mirrors):
-- Transitions of one (screen, action, widget) are tried in spec order; the first whose guard holds
-  fires. Unguarded transitions come last.
-- A widget inside a list's item template is hit on a concrete item; `item` references in its
-  transitions' effects and guards mean that record.
+- Transitions of one (screen, action, widget) are tried guarded first, then unguarded, each in
+  spec order; the first whose guard holds fires: its effects run in order, then it navigates.
+- A touch goes to the topmost, deepest widget under the point that takes it (one with a
+  transition for the action, an editable field, a checkable with a bound `checked`), bubbling up
+  to ancestors as on Android. A widget inside a list's item template is hit on a concrete item;
+  `item` references in its transitions' effects and guards mean that record.
+- `pop` with a target pops down to it (or replaces the top when it is not on the stack).
 - Unobserved input: `back` pops the screen stack (at the bottom it leaves the app); `type` sets the
-  focused editable widget's bound text; any other unmatched action does nothing.
+  focused editable widget's bound text; a tap on an editable widget focuses it; a tap on a
+  checkable whose `checked` is bound toggles it; a scroll over a list moves it; any other
+  unmatched action does nothing.
+- Value conventions (text of a value, truthiness, emptiness, `eq` comparing texts, coercion on
+  write, selections following their record) are defined once, in `phoneworld.runtime.semantics`.
 """
 
 from __future__ import annotations

@@ -177,6 +177,7 @@ class Handoff(Frozen):
     part: int
     previous_app: str | None = None
     next_app: str | None = None
+    exit_action: Action | None = None  # the action on this part's last screen that left the app
 
 
 class Episode(Frozen):
