@@ -11,6 +11,7 @@ from __future__ import annotations
 from phoneworld.ir.app import (
     AppSpec, Expr, FieldSpec, ItemField, ListSpec, Lit, ScreenSpec, Transition, Widget,
 )
+from phoneworld.ir.base import traits_of
 from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import Binding, StateModel
 from phoneworld.ir.screens import Abstraction, TemplateNode
@@ -74,10 +75,7 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
     children = tuple(_widget(screen, c, bindings, lists, fields, item_fields) for c in t.children)
     return Widget(
         wid=t.wid, cls=t.cls, resource_id=t.resource_id, content_desc=t.content_desc, text=text,
-        checked=checked, bounds=t.bounds, checkable=t.checkable, clickable=t.clickable,
-        long_clickable=t.long_clickable, scrollable=t.scrollable, focusable=t.focusable,
-        enabled=t.enabled, password=t.password, selected=t.selected, editable=t.editable,
-        children=children, list=list_spec,
+        checked=checked, bounds=t.bounds, **traits_of(t), children=children, list=list_spec,
     )
 
 

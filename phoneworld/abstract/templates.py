@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.abstract.shape import ShapeIndex, anchor_key, visible_children
+from phoneworld.ir.base import traits_of
 from phoneworld.ir.screens import HitBox, ItemReading, ScreenReading, ScreenTemplate, TemplateNode
 from phoneworld.ir.trace import Observation, ViewNode
 
@@ -76,10 +77,7 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     return TemplateNode(
         wid=wid, cls=node.cls, resource_id=node.resource_id, content_desc=node.content_desc,
         package=node.package, text=node.text, checked=node.checked, bounds=node.bounds,
-        checkable=node.checkable,
-        clickable=node.clickable, long_clickable=node.long_clickable, scrollable=node.scrollable,
-        focusable=node.focusable, enabled=node.enabled, password=node.password,
-        selected=node.selected, editable=node.editable, children=children, item=item,
+        **traits_of(node), children=children, item=item,
         pitch=pitch, max_visible=max_visible,
     )
 

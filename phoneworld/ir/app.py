@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field
 
-from phoneworld.ir.base import Bounds, Frozen, SourceRef
+from phoneworld.ir.base import Bounds, Frozen, SourceRef, WidgetTraits
 from phoneworld.ir.trace import Device
 
 APP_FORMAT = "phoneworld-app/1"
@@ -188,7 +188,7 @@ class ListSpec(Frozen):
     max_visible: int
 
 
-class Widget(Frozen):
+class Widget(WidgetTraits):
     wid: str  # unique within its screen, readable ("btn_save", "list_items", "items_txt_title")
     cls: str
     resource_id: str = ""
@@ -196,15 +196,6 @@ class Widget(Frozen):
     text: Expr = Lit(value="")
     checked: Expr = Lit(value=False)
     bounds: Bounds
-    checkable: bool = False
-    clickable: bool = False
-    long_clickable: bool = False
-    scrollable: bool = False
-    focusable: bool = False
-    enabled: bool = True
-    password: bool = False
-    selected: bool = False
-    editable: bool = False
     children: tuple[Widget, ...] = ()
     list: ListSpec | None = None
 

@@ -11,6 +11,25 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
+class WidgetTraits(Frozen):
+    """How a widget takes input and shows state: shared by screen templates and app-spec widgets."""
+
+    checkable: bool = False
+    clickable: bool = False
+    long_clickable: bool = False
+    scrollable: bool = False
+    focusable: bool = False
+    enabled: bool = True
+    password: bool = False
+    selected: bool = False
+    editable: bool = False
+
+
+def traits_of(view: object) -> dict[str, bool]:
+    """The `WidgetTraits` fields read off anything that has them (a view node, a template)."""
+    return {name: bool(getattr(view, name)) for name in WidgetTraits.model_fields}
+
+
 class SourceRef(Frozen):
     """Where a piece of input came from, so a diagnostic or a spec element can point back at it."""
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from phoneworld.ir.base import Bounds, Frozen, SourceRef
+from phoneworld.ir.base import Bounds, Frozen, SourceRef, WidgetTraits
 
 
-class TemplateNode(Frozen):
+class TemplateNode(WidgetTraits):
     wid: str
     cls: str
     resource_id: str = ""
@@ -22,15 +22,6 @@ class TemplateNode(Frozen):
     text: str = ""  # as in the screen's first observation; state decides whether it is literal
     checked: bool = False
     bounds: Bounds
-    checkable: bool = False
-    clickable: bool = False
-    long_clickable: bool = False
-    scrollable: bool = False
-    focusable: bool = False
-    enabled: bool = True
-    password: bool = False
-    selected: bool = False
-    editable: bool = False
     children: tuple[TemplateNode, ...] = ()
     item: TemplateNode | None = None  # set on list containers: the template of one item
     pitch: int = 0  # list containers: distance between item tops in the representative observation
