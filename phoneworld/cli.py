@@ -54,6 +54,8 @@ def build(
                                   "build and used to measure generalisation."),
     seed: int = typer.Option(0, help="Seed recorded in the report (the build is deterministic)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list warnings."),
+    apk: bool = typer.Option(False, "--apk", help="Also build each app's signed debug APK "
+                             "(OUT/<app>/<package>-debug.apk; see `phoneworld doctor`)."),
 ) -> None:
     """Compile traces into OUT/<app>/app.json and report.json."""
     from phoneworld.pipeline import BuildConfig, build as run_build
@@ -80,6 +82,14 @@ def build(
     err.print(table)
     for a in result.apps:
         typer.echo(str(a.path))
+    if apk:
+        from phoneworld.android.commands import build_apks
+
+        try:
+            for line in build_apks([a.path for a in result.apps if a.path is not None], err):
+                typer.echo(line)
+        except PhoneworldError as exc:
+            _fail(exc)
 
 
 def _num(v: float | None) -> str:
@@ -132,26 +142,116 @@ def replay(
 @app.command()
 def run(
     app_dir: Path = typer.Argument(..., help="A built app folder (holding app.json)."),
-    policy: str = typer.Option("random", help="Policy: random."),
-    steps: int = typer.Option(10, help="Number of steps."),
-    seed: int = typer.Option(0, help="Random seed."),
+    policy: str = typer.Option("random", help="Policy: random, or oracle (with --task)."),
+    steps: Optional[int] = typer.Option(None, help="Number of steps (default 10, or the "
+                                        "task's budget)."),
+    seed: int = typer.Option(0, help="Random seed (with --task: the parameter draw)."),
     screenshots: bool = typer.Option(False, help="Render screenshots too."),
     as_json: bool = typer.Option(False, "--json", help="Print the episode as JSON lines."),
+    task: Optional[str] = typer.Option(None, help="Run this task (see `phoneworld tasks list`)."),
+    specs: list[Path] = typer.Option([], "--specs", help="Hand-written task specs (files or "
+                                     "folders) besides APP_DIR/task_specs; repeatable."),
+    trace_out: Optional[Path] = typer.Option(None, help="With --task: save the rollout as a "
+                                             "native trace under this folder."),
 ) -> None:
     """Run one episode of APP_DIR in the simulator and print it."""
     from phoneworld.runtime.episode import run_episode
 
     try:
         for record in run_episode(app_dir, policy=policy, steps=steps, seed=seed,
-                                  screenshots=screenshots):
+                                  screenshots=screenshots, task=task, specs=tuple(specs),
+                                  trace_out=trace_out):
             if as_json:
                 typer.echo(json.dumps(record, ensure_ascii=False))
+            elif "instruction" in record:
+                typer.echo(f"task {record['task']}: {record['instruction']}")
+            elif "success" in record:
+                typer.echo(f"success: {record['success']} ({record['reason']})")
             else:
                 typer.echo(f"step {record['step']:>3}  {record['screen']:<24} "
                            f"{json.dumps(record['action'], ensure_ascii=False)}  "
                            f"{record.get('target', '')}".rstrip())
     except PhoneworldError as exc:
         _fail(exc)
+
+
+@app.command()
+def report(
+    app_dir: Optional[Path] = typer.Argument(None, help="A built app folder (holding app.json)."),
+    traces: Optional[Path] = typer.Option(None, help="The traces APP_DIR was built from: "
+                                          "regenerates its report.html (recorded screenshots, "
+                                          "every replayed step)."),
+    fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
+    compare_dirs: Optional[tuple[Path, Path]] = typer.Option(
+        None, "--compare", help="Two builds A B of the same traces: write a page of what "
+        "changed (screens added, merged or split, transitions, fidelity) and print a summary."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where --compare writes its page "
+                                       "(default: B/compare.html)."),
+    open_it: bool = typer.Option(False, "--open", help="Open the page in a browser."),
+) -> None:
+    """Regenerate (or find) APP_DIR/report.html, or compare two builds with --compare A B."""
+    from phoneworld.report.command import open_page, run_report
+
+    try:
+        result = run_report(app_dir, traces, fmt, compare_dirs, out)
+    except PhoneworldError as exc:
+        _fail(exc)
+        return
+    if result.note:
+        err.print(result.note, markup=False, highlight=False)
+    for line in result.lines:
+        typer.echo(line)
+    typer.echo(str(result.page))
+    if open_it:
+        open_page(result.page)
+
+
+def _mount_devices() -> None:
+    """`phoneworld device serve`, `phoneworld record`, `phoneworld fleet` (phoneworld.devices)."""
+    from phoneworld.devices import cli as devices_cli
+
+    app.add_typer(devices_cli.device_app, name="device")
+    app.command("record")(devices_cli.record)
+    app.command("fleet")(devices_cli.fleet)
+
+
+_mount_devices()
+
+
+def _mount_android() -> None:
+    """`phoneworld apk` and `phoneworld doctor` (phoneworld.android)."""
+    from phoneworld.android import commands as android_commands
+
+    android_commands.mount(app, _fail)
+
+
+_mount_android()
+
+
+def _mount_tasks() -> None:
+    """`phoneworld tasks list|show|check|eval`, `phoneworld demos` (phoneworld.tasks)."""
+    from phoneworld.tasks import cli as tasks_cli
+
+    app.add_typer(tasks_cli.tasks_app, name="tasks")
+    app.command("demos")(tasks_cli.demos)
+
+
+_mount_tasks()
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+             add_help_option=False)
+def rl(ctx: typer.Context) -> None:
+    """Train and evaluate agents: `phoneworld rl sft|train|eval|calibrate --config FILE.yaml`
+    (the `rl` package; needs the `rl` extra, imported only here)."""
+    try:
+        from rl.cli import app as rl_app
+    except ImportError as exc:
+        err.print(f"error: phoneworld rl needs the rl extra (pip install -e '.[rl]'): {exc}",
+                  style="red", markup=False)
+        raise typer.Exit(3) from exc
+    logging.getLogger().setLevel(logging.INFO)
+    rl_app(args=list(ctx.args), prog_name="phoneworld rl")
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
 from phoneworld.emit import emit
@@ -24,7 +24,11 @@ from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.ir.report import BuildReport, FidelityReport, StateVarSummary
 from phoneworld.ir.trace import TraceSet
 from phoneworld.lower import lower
+from phoneworld.report import ReportInputs, render_report
 from phoneworld.state import infer_state, prepare
+
+if TYPE_CHECKING:
+    from phoneworld.tasks.build import TaskBuild
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,9 @@ class BuildConfig:
     heldout: float = 0.0
     seed: int = 0
     write: bool = True
+    html: bool = True  # also write report.html (when writing)
+    tasks: bool = True  # synthesize tasks, sanity-check them, emit task specs and verifiers
+    android: bool = True  # also write the Kotlin project (android/) when writing
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.heldout < 1.0:
@@ -54,6 +61,7 @@ class AppBuild:
     report: BuildReport
     path: Path | None
     seconds: float
+    inputs: ReportInputs | None = None  # what the HTML report is made from
 
 
 @dataclass
@@ -99,13 +107,38 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
     model = infer_state(abstraction, transitions)
     spec = lower(train, abstraction, transitions, model)
     schema, _ = prepare(abstraction, transitions)
+    train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
+    held_replay = teacher_forced(spec, schema, abstraction, held) if held.episodes else None
     fidelity = FidelityReport(
-        train=teacher_forced(spec, schema, abstraction, train, built_on=True).summary(),
-        heldout=teacher_forced(spec, schema, abstraction, held).summary() if held.episodes else None,
+        train=train_replay.summary(),
+        heldout=held_replay.summary() if held_replay is not None else None,
     )
     report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
-    path = emit(spec, report, config.out) if config.write else None
-    return AppBuild(spec=spec, report=report, path=path, seconds=time.perf_counter() - start)
+    task_build = _tasks(spec, config)
+    if task_build is not None:
+        report = report.model_copy(update={"tasks": task_build.summary})
+    inputs = ReportInputs(spec, report, config.traces, train, held, abstraction, transitions,
+                          schema, train_replay, held_replay,
+                          tuple(task_build.checks) if task_build is not None else None)
+    pages = {"report.html": render_report(inputs)} if config.write and config.html else {}
+    if task_build is not None:
+        pages = {**pages, **task_build.files}
+    if config.write and config.android:
+        from phoneworld.android.project import project_files
+
+        pages = {**pages, **project_files(spec)}
+    path = emit(spec, report, config.out, pages) if config.write else None
+    return AppBuild(spec=spec, report=report, path=path, seconds=time.perf_counter() - start,
+                    inputs=inputs)
+
+
+def _tasks(spec: AppSpec, config: BuildConfig) -> TaskBuild | None:
+    """Synthesized tasks, their sanity check and their files (`phoneworld.tasks.build`)."""
+    if not config.tasks:
+        return None
+    from phoneworld.tasks.build import build_tasks
+
+    return build_tasks(spec)
 
 
 def _report(spec: AppSpec, traces: TraceSet, fidelity: FidelityReport, diagnostics: Diagnostics,

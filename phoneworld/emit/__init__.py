@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,10 @@ def app_dir_name(package: str) -> str:
     return package.replace("/", "_").replace(" ", "_")
 
 
-def emit(spec: AppSpec, report: BuildReport, out: Path) -> Path:
-    """Write `out/<app>/app.json` and `report.json`, replacing an earlier build of the app."""
+def emit(spec: AppSpec, report: BuildReport, out: Path,
+         pages: Mapping[str, str] | None = None) -> Path:
+    """Write `out/<app>/app.json` and `report.json` (and `pages`: file name -> text, such as
+    `report.html`), replacing an earlier build of the app."""
     out.mkdir(parents=True, exist_ok=True)
     final = out / app_dir_name(spec.package)
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=out))
@@ -43,6 +46,9 @@ def emit(spec: AppSpec, report: BuildReport, out: Path) -> Path:
     try:
         (staging / "app.json").write_text(dumps(spec), encoding="utf-8")
         (staging / "report.json").write_text(dumps(report), encoding="utf-8")
+        for name, text in sorted((pages or {}).items()):
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)  # e.g. verifiers/x.py
+            (staging / name).write_text(text, encoding="utf-8")
         if final.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=out))
             os.replace(final, old / "app")

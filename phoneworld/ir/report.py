@@ -24,6 +24,17 @@ class StateVarSummary(Frozen):
     kind: str
 
 
+class TasksSummary(Frozen):
+    """Synthesized tasks and their sanity check: how many were proposed, kept and rejected, the
+    rejection reasons counted, and the kept tasks by kind."""
+
+    synthesized: int = 0
+    kept: int = 0
+    rejected: int = 0
+    rejection_reasons: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+
+
 class BuildReport(Frozen):
     app: str
     episodes: int
@@ -38,3 +49,4 @@ class BuildReport(Frozen):
     unexplained: tuple[str, ...] = ()  # recorded behaviour the app does not reproduce, and why
     heldout_fraction: float = 0.0
     seed: int = 0
+    tasks: TasksSummary = TasksSummary()

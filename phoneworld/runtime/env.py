@@ -4,9 +4,10 @@ Observation (a `spaces.Dict`): `xml` (uiautomator dump), `text` (the LM text for
 ids), `screen` (screen id; `@launcher` once the app is left), optionally `screenshot` (H x W x 3
 uint8). Action: a JSON string in the paper's format (see `phoneworld.runtime.actions`), a dict, or
 a trace action model. Reward is 0 unless `reward_fn(state, info)` gives one: it returns a float
-(success when > 0) or `(reward, success)`. `terminated`: a `done` action or success;
-`truncated`: `max_steps` reached. Invalid actions are a no-op flagged `info["invalid_action"]`
-(with `info["error"]`), or raise `EnvError` with `invalid_action="raise"`.
+(success when > 0) or `(reward, success)`. `terminated`: a `done` action, success, or a
+guard refusing an action (`info["blocked"]`, see `phoneworld.devices.guard`); `truncated`:
+`max_steps` reached. Invalid actions are a no-op flagged `info["invalid_action"]` (with
+`info["error"]`), or raise `EnvError` with `invalid_action="raise"`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from phoneworld.errors import EnvError
+from phoneworld.errors import ActionBlocked, EnvError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.actions import parse_action
 from phoneworld.runtime.appdir import load_app
@@ -145,7 +146,12 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
     def _apply(self, actions: tuple[Any, ...], info: dict[str, Any]) -> bool:
         done, changed, left, fired = False, False, False, None
         for a in actions:
-            r = self.backend.step(a)
+            try:
+                r = self.backend.step(a)
+            except ActionBlocked as exc:  # a guard refused it: the episode ends, nothing was sent
+                info["blocked"] = exc.reason
+                done = True
+                break
             changed, left = changed or r.changed, left or r.left_app
             fired = r.transition or fired
             if a.type == "done":

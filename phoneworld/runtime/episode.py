@@ -27,9 +27,19 @@ def random_action(elements: tuple[Any, ...], rng: random.Random) -> dict[str, An
     return {"type": "click", "element": rng.choice(targets).id}
 
 
-def run_episode(app_dir: Path, policy: str = "random", steps: int = 10, seed: int = 0,
-                screenshots: bool = False) -> Iterator[dict[str, Any]]:
-    """Yield one record per step: step, screen, action, reward, terminated, truncated."""
+def run_episode(app_dir: Path, policy: str = "random", steps: int | None = 10, seed: int = 0,
+                screenshots: bool = False, task: str | None = None,
+                specs: tuple[Path, ...] = (), trace_out: Path | None = None,
+                ) -> Iterator[dict[str, Any]]:
+    """Yield one record per step: step, screen, action, reward, terminated, truncated.
+
+    With `task` (an id from the app's task specs or `specs`), the episode runs that task:
+    `policy` may also be "oracle", the reward comes from the task's verifier, `steps` defaults
+    to the task's budget, and `trace_out` saves the rollout as a native trace."""
+    if task is not None:
+        yield from _task_episode(app_dir, task, policy, steps, seed, specs, trace_out)
+        return
+    steps = 10 if steps is None else steps
     if policy not in POLICIES:
         raise UsageError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     env = PhoneEnv(app_dir, screenshots=screenshots, max_steps=max(1, steps))
@@ -47,3 +57,23 @@ def run_episode(app_dir: Path, policy: str = "random", steps: int = 10, seed: in
         if terminated or truncated:
             break
     env.close()
+
+
+def _task_episode(app_dir: Path, task_id: str, policy: str, steps: int | None, seed: int,
+                  specs: tuple[Path, ...], trace_out: Path | None) -> Iterator[dict[str, Any]]:
+    from phoneworld.tasks.catalog import load_catalog
+    from phoneworld.tasks.episodes import run_task, save_trace
+
+    cat = load_catalog(app_dir, specs)
+    task = cat.find(task_id).spec
+    ep = run_task(cat.app, task, policy, seed, steps)
+    yield {"step": 0, "screen": ep.steps[0]["screen"] if ep.steps else "", "action": None,
+           "task": task.id, "instruction": ep.instance.instruction, "params": ep.instance.params}
+    after = [s["screen"] for s in ep.steps[1:]] + [ep.final_screen]
+    for s, screen in zip(ep.steps, after):
+        yield {"step": s["step"] + 1, "screen": screen, "action": s["action"],
+               "target": s["target"]}
+    if trace_out is not None:
+        save_trace(ep, trace_out, f"{task.id}_{policy}_{seed:04d}", cat.app)
+    yield {"step": len(ep.steps), "screen": ep.final_screen, "action": None,
+           "success": ep.success, "reason": ep.reason}

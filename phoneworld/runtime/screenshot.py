@@ -63,7 +63,9 @@ def render_image(frame: Frame, width: int, height: int, scale: float = 0.5) -> I
 
 
 def _box(n: RNode, s: float) -> tuple[float, float, float, float]:
-    return n.x1 * s, n.y1 * s, n.x2 * s - 1, n.y2 * s - 1
+    # A view narrower than a pixel at this scale still gets a (degenerate) box: PIL rejects x2 < x1.
+    x1, y1 = n.x1 * s, n.y1 * s
+    return x1, y1, max(x1, n.x2 * s - 1), max(y1, n.y2 * s - 1)
 
 
 def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, s: float) -> None:

@@ -29,6 +29,7 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import Any
@@ -130,6 +131,11 @@ class Simulator:
     def state(self) -> dict[str, Any]:
         """A copy of the app state (JSON-able)."""
         return copy_app_state(self._state, self.app.vars)
+
+    def peek(self) -> Mapping[str, Any]:
+        """The live app state, without a copy, for readers that must not pay one per step (the
+        task oracle's search). Read it before the next action; never modify it."""
+        return self._state
 
     @property
     def screen(self) -> str:

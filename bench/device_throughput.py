@@ -1,0 +1,110 @@
+"""Steps per second side by side: the in-process simulator, one virtual device driven over adb
+(Debian's adb server, `AdbBackend`, the real adb protocol on loopback), and a fleet of 4 virtual
+devices (one worker thread each). Same app, same random policy, same episodes.
+
+    .venv/bin/python bench/device_throughput.py [app_dir] [--episodes N] [--steps N] [--json]
+
+Without an app folder it builds the example app from examples/traces. Needs `adb` on PATH. The
+virtual devices run in this process (an asyncio thread), so the adb figures include the device's
+side too, on the same cores; an emulator needs 1.5 s or more per step (research/anchors.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from phoneworld.devices.fleet import DeviceSlot, EpisodeSpec, Fleet, run_episode
+from phoneworld.devices.link import AdbServer
+from phoneworld.devices.rollout import RandomPolicy, env_factory, sim_factory
+from phoneworld.devices.virtual import DeviceServer, VirtualDevice
+from phoneworld.runtime.appdir import load_app
+
+REPO = Path(__file__).resolve().parents[1]
+EMULATOR_S_PER_STEP = 1.5
+
+
+def _example_app() -> Path:
+    from phoneworld.pipeline import BuildConfig, build
+
+    out = Path(tempfile.mkdtemp(prefix="pw-bench-"))
+    path = build(BuildConfig(traces=REPO / "examples" / "traces", out=out)).apps[0].path
+    assert path is not None
+    return path
+
+
+def _specs(episodes: int, steps: int) -> list[EpisodeSpec]:
+    return [EpisodeSpec(i, seed=i, max_steps=steps) for i in range(episodes)]
+
+
+def _one(make_env: Any, episodes: int, steps: int) -> dict[str, float]:
+    env = make_env()
+    env.reset()
+    t0, n = time.perf_counter(), 0
+    for spec in _specs(episodes, steps):
+        n += len(run_episode(env, spec, RandomPolicy(spec.seed)).steps) - 1
+    dt = time.perf_counter() - t0
+    env.close()
+    return {"steps": n, "seconds": round(dt, 3), "steps_per_s": round(n / dt, 1)}
+
+
+def _fleet(slots: list[DeviceSlot], episodes: int, steps: int) -> dict[str, float]:
+    t0 = time.perf_counter()
+    results = Fleet(slots).run(_specs(episodes, steps), lambda s: RandomPolicy(s.seed))
+    dt = time.perf_counter() - t0
+    n = sum(len(r.steps) - 1 for r in results)
+    return {"steps": n, "seconds": round(dt, 3), "steps_per_s": round(n / dt, 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("app", nargs="?", type=Path)
+    ap.add_argument("--episodes", type=int, default=40)
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    app_dir = args.app or _example_app()
+    spec = load_app(app_dir)
+    out: dict[str, Any] = {"app": spec.package, "cpus": os.cpu_count(),
+                           "episodes": args.episodes, "steps_per_episode": args.steps}
+    out["sim"] = _one(sim_factory(app_dir, None, args.steps), args.episodes, args.steps)
+    with AdbServer() as adb, DeviceServer([VirtualDevice(spec) for _ in range(4)]) as server:
+        for s in server.serials:
+            adb.connect(s)
+        slots = [DeviceSlot(s, env_factory(s, None, app_dir, adb.port, max_steps=args.steps))
+                 for s in server.serials]
+        out["adb_1"] = _one(slots[0].make_env, args.episodes, args.steps)
+        out["adb_fleet_4"] = _fleet(slots, args.episodes, args.steps)
+        for s in server.serials:
+            adb.disconnect(s)
+    sim = out["sim"]["steps_per_s"]
+    out["sim_over_adb_1"] = round(sim / out["adb_1"]["steps_per_s"], 1)
+    out["sim_over_adb_fleet_4"] = round(sim / out["adb_fleet_4"]["steps_per_s"], 1)
+    out["adb_1_over_emulator"] = round(out["adb_1"]["steps_per_s"] * EMULATOR_S_PER_STEP, 1)
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(f"{spec.package}: {args.episodes} episodes x {args.steps} steps, random policy, "
+          f"{out['cpus']} CPUs")
+    for key, name in (("sim", "simulator (in process)"), ("adb_1", "1 virtual device over adb"),
+                      ("adb_fleet_4", "fleet of 4 virtual devices")):
+        r = out[key]
+        print(f"  {name:<28} {r['steps_per_s']:>8.1f} steps/s  ({r['steps']} steps in "
+              f"{r['seconds']:.2f} s)")
+    print(f"  simulator / adb: {out['sim_over_adb_1']}x (1 device), "
+          f"{out['sim_over_adb_fleet_4']}x (fleet of 4); one virtual device over adb is "
+          f"{out['adb_1_over_emulator']}x an emulator's 1.5 s/step")
+
+
+if __name__ == "__main__":
+    main()

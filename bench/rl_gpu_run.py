@@ -1,0 +1,401 @@
+"""The rl backend's GPU run: SFT then step-wise GRPO on the example app and the real-data apps,
+held-out tasks and held-out apps evaluated after each, plus rollout and update speed.
+
+Phases (one device call each, see `bench/rl_gpu_run.sh`):
+- `speed`: SmolLM2-135M's architecture with random weights (as in the anchor probes): rollout
+  agent steps/s at 256 and 1024 lock-step episodes and seconds per update at 64 episodes x 10
+  steps. Needs no weights; saved to `.rlgpu/a/speed.json` for the next phase.
+- `full`: the SmolLM2-135M-Instruct GGUF (its two carried halves joined), SFT on oracle
+  demonstrations of the training tasks, evaluation, GRPO within the time left, evaluation, and
+  the trained policy's rollout speed; writes `rl_h200.json`.
+- `smoke`: both, on the CPU with the tiny model and tiny budgets (the end-to-end check).
+
+Every phase is budgeted against a deadline so the call ends inside the device's 10 minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "bench")]
+log = logging.getLogger("rl_gpu_run")
+CARRY = REPO / ".rlgpu"
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+HELDOUT_APPS = ("com.simplemobiletools.gallery.pro", "com.simplemobiletools.smsmessenger",
+                "autodroid.firefox")
+ANCHOR = {"rollout_steps_per_s_256": 199.0, "update_s_64x10": 10.65,
+          "source": "research/rl-h200-anchor.md (HF generate, random-init SmolLM2-135M)"}
+
+
+@dataclass
+class Plan:
+    """Sizes and budgets of one run."""
+
+    model: str = "gguf"  # gguf | tiny
+    budget_s: float = 560.0
+    sft_s: float = 140.0
+    rl_max_s: float = 240.0
+    demos_per_task: int = 6
+    sft_epochs: float = 2.0
+    sft_batch: int = 64
+    group_size: int = 8
+    groups_per_update: int = 16
+    groups_per_batch: int = 48
+    train_steps: int = 30
+    eval_steps: int = 50
+    eval_episodes: int = 4
+    speed_episodes: tuple[int, ...] = (256, 1024)
+    speed_steps: int = 10
+    update_groups: int = 8
+    max_new_tokens: int = 48
+    speed_new_tokens: int = 32
+
+
+SMOKE = Plan(model="tiny", budget_s=900, sft_s=60, rl_max_s=60, demos_per_task=1, sft_epochs=1,
+             sft_batch=4, group_size=2, groups_per_update=2, groups_per_batch=2, train_steps=2,
+             eval_steps=2, eval_episodes=1, speed_episodes=(8,), speed_steps=2, update_groups=2,
+             max_new_tokens=8, speed_new_tokens=8)
+
+
+class Clock:
+    def __init__(self, budget: float) -> None:
+        self.t0, self.budget = time.monotonic(), budget
+        self.phases: dict[str, float] = {}
+
+    def left(self) -> float:
+        return self.budget - (time.monotonic() - self.t0)
+
+    def mark(self, name: str, since: float) -> None:
+        self.phases[name] = round(time.monotonic() - since, 2)
+
+
+# ---------------------------------------------------------------------- inputs
+
+
+def apps(work: Path, smoke: bool) -> tuple[list[str], list[str]]:
+    """(training apps, held-out apps): the example built here plus carried real-data apps."""
+    out = work / "apps"
+    if not (out / "com.example.notes" / "app.json").is_file():
+        subprocess.run([sys.executable, "-m", "phoneworld.cli", "build", str(REPO / "examples" /
+                        "traces"), "--out", str(out), "-q"], check=True, capture_output=True)
+    train = [str(out / "com.example.notes")]
+    held: list[str] = []
+    carried = sorted((CARRY / "b" / "apps").glob("*/app.json")) if not smoke else []
+    for app_json in carried:
+        (held if app_json.parent.name in HELDOUT_APPS else train).append(str(app_json.parent))
+    return train, held
+
+
+def join_gguf(work: Path) -> Path:
+    """The GGUF file from its carried halves (checked against the carried sha256)."""
+    parts = sorted([*CARRY.glob("a/*.gguf.part*"), *CARRY.glob("b/*.gguf.part*")])
+    if len(parts) < 2:
+        raise SystemExit(f"the GGUF halves are missing ({[p.name for p in parts]}): run the "
+                         "`speed` call (carrying .rlgpu/a) and then, while the machine is warm, "
+                         "the `full` call (carrying .rlgpu/b)")
+    target = work / "model" / GGUF_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    with target.open("wb") as f:
+        for p in parts:
+            data = p.read_bytes()
+            digest.update(data)
+            f.write(data)
+    want = (CARRY / "b" / "gguf.sha256").read_text().split()[0]
+    if digest.hexdigest() != want:
+        raise SystemExit(f"joined GGUF sha256 {digest.hexdigest()} != carried {want}")
+    return target
+
+
+def model_cfg(plan: Plan, work: Path, random_weights: bool) -> Any:
+    from rl.config import ModelConfig
+
+    if plan.model == "tiny":
+        return ModelConfig(name_or_path="tiny")
+    if random_weights:
+        return ModelConfig(name_or_path=str(CARRY / "a" / "tokenizer"), random_init=True)
+    gguf = join_gguf(work)
+    return ModelConfig(name_or_path=str(gguf.parent), gguf_file=gguf.name)
+
+
+def common(plan: Plan, train: list[str], held: list[str], new_tokens: int) -> dict[str, Any]:
+    prompt = {"history": 4, "max_screen_tokens": 384, "max_new_tokens": new_tokens}
+    if plan.model == "tiny":
+        prompt.update(system="Act.", max_screen_tokens=128)
+    return {"prompt": prompt, "tasks": {"apps": train, "heldout_apps": held,
+                                        "heldout_fraction": 0.2,
+                                        "train_max_steps": plan.train_steps,
+                                        "eval_max_steps": plan.eval_steps},
+            "sampling": {"batch_bucket": 64 if plan.model != "tiny" else 8,
+                         "length_bucket": 64 if plan.model != "tiny" else 16,
+                         "max_batch": 1024}}
+
+
+# ---------------------------------------------------------------------- phases
+
+
+def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> dict[str, Any]:
+    """Rollout and update speed with random weights (the anchor's conditions)."""
+    from rl_speed import rollout_speed, update_speed
+
+    from rl.assembly import load_policy, splits
+    from rl.config import PromptConfig, SamplingConfig, from_dict
+    from rl.grpo_config import GRPOConfig
+    from rl.tasks import TaskSource
+
+    base = common(plan, train, held, plan.speed_new_tokens)
+    prompt = from_dict(PromptConfig, base["prompt"])
+    policy = load_policy(model_cfg(plan, work, True), prompt, from_dict(SamplingConfig,
+                                                                        base["sampling"]))
+    tasks: list[tuple[TaskSource, list[str]]] = [
+        (s.source, s.ids) for s in splits(from_dict(GRPOConfig, {"tasks": base["tasks"],
+                                                                 "real_ratio": 0}).tasks)
+        if s.name == "train" and s.ids]
+    out: dict[str, Any] = {"rollout": {}}
+    for n in plan.speed_episodes:
+        out["rollout"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
+        log.info("rollout %d episodes: %.0f agent steps/s", n,
+                 out["rollout"][str(n)]["steps_per_s"])
+    out["update_64x10"] = update_speed(_update_trainer(plan, work, base, policy))
+    log.info("update at %d episodes x %d steps: %.2f s", plan.update_groups * plan.group_size,
+             plan.speed_steps, out["update_64x10"]["update_s"])
+    return out
+
+
+def _update_trainer(plan: Plan, work: Path, base: dict[str, Any], policy: Any) -> Any:
+    """A GRPO trainer on the anchor's workload; coin-flip rewards (random weights never succeed,
+    and timing needs rows to train on)."""
+    from rl.assembly import build_sources
+    from rl.config import load_config
+    from rl.grpo_config import GRPOConfig
+    from rl.grpo_trainer import GRPOTrainer
+
+    over = {**base, "real_ratio": 0.0, "group_size": plan.group_size, "resume": False,
+            "groups_per_update": plan.update_groups, "output_dir": str(work / "speed_run"),
+            "micro_batch_tokens": 32768, "drop_zero_variance": False, "max_staleness": 0,
+            "sources": [{"name": "mock", "kind": "sim",
+                         "groups_per_batch": plan.update_groups}]}
+    over["tasks"] = {**base["tasks"], "train_max_steps": plan.speed_steps,
+                     "terminate_on_success": False}
+    cfg = load_config(GRPOConfig, None, over)
+    sources = build_sources(cfg, None)
+    rng = random.Random(0)
+    for s in sources:
+        s.reward = lambda ep: float(rng.random() < 0.5)
+    return GRPOTrainer(cfg, policy=policy, sources=sources)
+
+
+def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,
+              clock: Clock) -> tuple[Path, dict[str, Any]]:
+    from rl.config import load_config
+    from rl.sft_config import SFTConfig
+    from rl.sft_trainer import run_sft
+
+    logs: list[dict[str, Any]] = []
+    over = {"prompt": base["prompt"], "tasks": base["tasks"], "model": model.__dict__,
+            "demos_per_task": plan.demos_per_task,
+            "demo_workers": min(12, os.cpu_count() or 1), "epochs": plan.sft_epochs,
+            "batch_size": plan.sft_batch, "learning_rate": 1e-4, "max_length": 1024,
+            "output_dir": str(work / "sft"), "resume": False, "logging_steps": 5,
+            "time_budget_s": min(plan.sft_s, max(10.0, clock.left() - 330))}
+    if plan.model == "tiny":
+        over.update(max_steps=2, learning_rate=1e-3)
+    t0 = time.monotonic()
+    final = run_sft(load_config(SFTConfig, None, over), on_log=logs.append)
+    clock.mark("sft", t0)
+    last = next((r for r in reversed(logs) if "loss" in r), {})
+    done = next((r for r in reversed(logs) if "train_runtime" in r), {})
+    return final, {"steps": done.get("step"), "last_loss": last.get("loss"),
+                   "train_loss": done.get("train_loss"),
+                   "train_runtime_s": done.get("train_runtime"), "log": logs[-20:]}
+
+
+def eval_phase(plan: Plan, base: dict[str, Any], model_dir: Path, out: Path) -> dict[str, Any]:
+    from rl.assembly import load_policy
+    from rl.config import load_config
+    from rl.eval_config import EvalConfig
+    from rl.evaluate import evaluate
+
+    over = {**base, "init_from": str(model_dir), "episodes_per_task": plan.eval_episodes,
+            "output": str(out), "batch_episodes": 1024}
+    if not base["tasks"]["heldout_apps"]:
+        over["splits"] = ["heldout_tasks"]
+    cfg = load_config(EvalConfig, None, over)
+    return evaluate(cfg, load_policy(cfg.model, cfg.prompt, cfg.sampling, cfg.init_from))
+
+
+def rl_phase(plan: Plan, work: Path, base: dict[str, Any], sft_dir: Path,
+             budget_s: float) -> tuple[Path, dict[str, Any]]:
+    from rl.config import load_config
+    from rl.grpo_config import GRPOConfig
+    from rl.grpo_trainer import GRPOTrainer
+
+    over = {**base, "init_from": str(sft_dir), "real_ratio": 0.0, "group_size": plan.group_size,
+            "groups_per_update": plan.groups_per_update, "updates": 1000,
+            "learning_rate": 5e-6 if plan.model != "tiny" else 1e-3, "max_staleness": 2,
+            "output_dir": str(work / "grpo"), "resume": False, "save_every": 0,
+            "time_budget_s": budget_s, "micro_batch_tokens": 32768, "max_refills": 6,
+            "sources": [{"name": "mock", "kind": "sim", "groups_per_batch":
+                         plan.groups_per_batch}]}
+    trainer = GRPOTrainer(load_config(GRPOConfig, None, over))
+    if plan.model == "tiny":  # a random tiny model never succeeds: coin rewards keep it moving
+        rng = random.Random(0)
+        for s in trainer.sources:
+            s.reward = lambda ep: float(rng.random() < 0.5)
+    hist = trainer.train()
+    final = max((work / "grpo").glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))
+    upd = sorted(h["update_s"] for h in hist)
+    return final, {"updates": len(hist), "median_update_s": upd[len(upd) // 2] if upd else None,
+                   "rollout_steps_per_s": [round(h["rollout_steps_per_s"], 1) for h in hist],
+                   "history": hist}
+
+
+def headline(result: dict[str, Any]) -> dict[str, Any]:
+    return {split: {"success_rate": d["overall"]["success_rate"], "ci95": d["overall"]["ci95"],
+                    "episodes": d["overall"]["episodes"],
+                    "parse_error_rate": d["overall"]["parse_error_rate"],
+                    "mean_steps": d["overall"]["mean_steps"]}
+            for split, d in result["splits"].items()}
+
+
+def guarded(out: dict[str, Any], name: str, fn: Any, *args: Any) -> Any:
+    """Run one step; on failure record the error (the run goes on, and writes what it has)."""
+    try:
+        return fn(*args)
+    except Exception as exc:  # a one-shot GPU run must still report the phases that worked
+        import traceback
+
+        log.exception("%s failed", name)
+        out.setdefault("errors", {})[name] = "".join(traceback.format_exception(exc))[-4000:]
+        return None
+
+
+def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path) -> Any:
+    from rl_speed import rollout_speed
+
+    from rl.assembly import load_policy, splits
+    from rl.config import PromptConfig, SamplingConfig, TaskConfig, from_dict
+
+    policy = load_policy(model, from_dict(PromptConfig, base["prompt"]),
+                         from_dict(SamplingConfig, base["sampling"]), str(model_dir))
+    tasks = [(s.source, s.ids) for s in splits(from_dict(TaskConfig, base["tasks"]))
+             if s.name == "train" and s.ids]
+    return rollout_speed(policy, tasks, max(plan.speed_episodes), plan.speed_steps, repeats=1)
+
+
+def full_phase(plan: Plan, work: Path, train: list[str], held: list[str],
+               clock: Clock) -> dict[str, Any]:
+    base = common(plan, train, held, plan.max_new_tokens)
+    out: dict[str, Any] = {}
+    model = model_cfg(plan, work, False)
+    sft_res = guarded(out, "sft", sft_phase, plan, work, base, model, clock)
+    if sft_res is None:
+        return out
+    sft_dir, out["sft"] = sft_res
+    t0 = time.monotonic()
+    ev_sft = guarded(out, "eval_after_sft", eval_phase, plan, base, sft_dir,
+                     work / "eval_sft.json")
+    clock.mark("eval_after_sft", t0)
+    reserve = 1.3 * clock.phases["eval_after_sft"] + 75
+    budget = max(15.0, min(plan.rl_max_s, clock.left() - reserve))
+    t0 = time.monotonic()
+    rl_res = guarded(out, "rl", rl_phase, plan, work, base, sft_dir, budget)
+    clock.mark("rl", t0)
+    out["success"] = {"after_sft": headline(ev_sft) if ev_sft else None}
+    out["eval_after_sft"] = ev_sft
+    if rl_res is not None:
+        rl_dir, out["rl"] = rl_res
+        t0 = time.monotonic()
+        ev_rl = guarded(out, "eval_after_rl", eval_phase, plan, base, rl_dir,
+                        work / "eval_rl.json")
+        clock.mark("eval_after_rl", t0)
+        out["eval_after_rl"] = ev_rl
+        out["success"]["after_rl"] = headline(ev_rl) if ev_rl else None
+        if clock.left() > 45:
+            t0 = time.monotonic()
+            out["speed_trained"] = guarded(out, "speed_trained", trained_speed, plan, base,
+                                           model, rl_dir)
+            clock.mark("speed_trained", t0)
+    return out
+
+
+def machine() -> dict[str, Any]:
+    import torch
+    import transformers
+    import trl
+
+    info = {"python": platform.python_version(), "torch": torch.__version__,
+            "transformers": transformers.__version__, "trl": trl.__version__,
+            "cpus": os.cpu_count()}
+    if torch.cuda.is_available():
+        info["gpu"] = torch.cuda.get_device_name(0)
+    return info
+
+
+def write(out: Path, name: str, data: dict[str, Any]) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / name
+    path.write_text(json.dumps(data, indent=1, default=str))
+    log.info("wrote %s", path)
+    return path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--phase", choices=("speed", "full", "smoke"), default="full")
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/rlgpu_work"))
+    ap.add_argument("--budget-s", type=float, default=None)
+    ap.add_argument("--small", action="store_true", help="smoke sizes with the real model and "
+                    "data (a CPU check of the GPU phases)")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    plan = SMOKE if args.phase == "smoke" else Plan()
+    if args.small:
+        plan = Plan(**{**SMOKE.__dict__, "model": "gguf"})
+    if args.budget_s:
+        plan.budget_s = args.budget_s
+    clock = Clock(plan.budget_s)
+    if args.phase == "smoke":
+        shutil.rmtree(args.work, ignore_errors=True)
+    args.work.mkdir(parents=True, exist_ok=True)
+    train, held = apps(args.work, args.phase == "smoke")
+    result: dict[str, Any] = {
+        "phase": args.phase, "command": os.environ.get("RL_GPU_COMMAND", " ".join(sys.argv)),
+        "machine": machine(), "apps": {"train": [Path(a).name for a in train],
+                                       "heldout": [Path(a).name for a in held]},
+        "plan": plan.__dict__, "anchor": ANCHOR}
+    if args.phase in ("speed", "smoke"):
+        t0 = time.monotonic()
+        result["speed_random_init"] = guarded(result, "speed_random_init", speed_phase, plan,
+                                              args.work, train, held)
+        clock.mark("speed_random_init", t0)
+        if args.phase == "speed":
+            (CARRY / "a").mkdir(parents=True, exist_ok=True)
+            (CARRY / "a" / "speed.json").write_text(json.dumps(result, default=str))
+    if args.phase in ("full", "smoke"):
+        prior = CARRY / "a" / "speed.json"
+        if args.phase == "full" and prior.is_file():
+            result["speed_random_init"] = json.loads(prior.read_text()).get("speed_random_init")
+        result.update(full_phase(plan, args.work, train, held, clock))
+    result["phase_seconds"] = clock.phases
+    name = {"speed": "rl_h200_speed.json", "full": "rl_h200.json", "smoke": "rl_smoke.json"}
+    write(args.out, name[args.phase], result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Speed probes of the rl backend: rollout agent steps per second and seconds per update.
+
+Used by `bench/rl_gpu_run.py`. Definitions follow `research/rl-h200-anchor.md`: rollout agent
+steps/s = agent steps taken / rollout wall time (CUDA synchronised at both ends), all episodes in
+lock-step; seconds per update = rollout + training of one update at 64 episodes x 10 steps.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+import statistics
+import time
+from typing import Any
+
+import torch
+
+from rl.rollout import Runner, run_episodes
+from rl.sources import sim_env
+from rl.tasks import TaskSource
+
+
+def _sync() -> None:
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+class BenchRunner(Runner):
+    """A runner that still steps the env when the output does not parse (a random-weights model
+    never writes a valid action): a random on-screen action stands in, so env time is counted."""
+
+    rng = random.Random(0)
+
+    def apply(self, d: Any) -> None:
+        if d.action is None:
+            from phoneworld.runtime.episode import random_action
+
+            d = dataclasses.replace(d, action=random_action(self.env.elements, self.rng))
+        super().apply(d)
+
+
+def _runners(tasks: list[tuple[TaskSource, list[str]]], episodes: int, steps: int,
+             seed: int) -> list[Runner]:
+    pairs = [(src, tid) for src, ids in tasks for tid in ids]
+    random.Random(seed).shuffle(pairs)
+    out = []
+    for i, (src, tid) in zip(range(episodes), itertools.cycle(pairs)):
+        task = src.draw(tid, seed * 100_000 + i)
+        out.append(BenchRunner(sim_env(task.app), task, steps, terminate_on_success=False))
+    return out
+
+
+def rollout_speed(policy: Any, tasks: list[tuple[TaskSource, list[str]]], episodes: int,
+                  steps: int, seed: int = 0, repeats: int = 2) -> dict[str, Any]:
+    """Agent steps/s of `episodes` lock-step episodes of at most `steps` steps (after a warm-up
+    run of the same shape)."""
+    runs = []
+    for r in range(repeats + 1):
+        runners = _runners(tasks, episodes, steps, seed + r)
+        _sync()
+        t0 = time.perf_counter()
+        eps = run_episodes(policy, runners)
+        _sync()
+        dt = time.perf_counter() - t0
+        n_steps = sum(len(e.steps) for e in eps)
+        tokens = sum(len(s.completion_ids) for e in eps for s in e.steps)
+        prompt = sum(len(s.suffix_ids) for e in eps for s in e.steps) / max(1, n_steps)
+        runs.append({"seconds": dt, "agent_steps": n_steps, "steps_per_s": n_steps / dt,
+                     "generated_tokens_per_s": tokens / dt,
+                     "mean_action_tokens": tokens / max(1, n_steps),
+                     "mean_prompt_tokens": prompt + len(policy.prefix_ids)})
+    steady = runs[1:]
+    return {"episodes": episodes, "max_steps": steps, "warmup": runs[0], "runs": steady,
+            "steps_per_s": statistics.mean(r["steps_per_s"] for r in steady),
+            "mean_action_tokens": statistics.mean(r["mean_action_tokens"] for r in steady),
+            "mean_prompt_tokens": statistics.mean(r["mean_prompt_tokens"] for r in steady)}
+
+
+def update_speed(trainer: Any, updates: int = 3) -> dict[str, Any]:
+    """Seconds per update of a GRPOTrainer (its sources decide the workload); the first update
+    is the warm-up."""
+    recs = []
+    for u in range(updates + 1):
+        _sync()
+        recs.append(trainer._one_update(u))
+        _sync()
+    steady = recs[1:]
+    keys = ("update_s", "rollout_s", "train_s", "rows", "tokens", "steps_sampled")
+    return {"warmup_update_s": recs[0]["update_s"],
+            "updates": [{k: r.get(k) for k in keys} for r in steady],
+            "update_s": statistics.mean(r["update_s"] for r in steady),
+            "rollout_s": statistics.mean(r["rollout_s"] for r in steady),
+            "train_s": statistics.mean(r["train_s"] for r in steady)}

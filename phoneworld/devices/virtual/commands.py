@@ -1,0 +1,183 @@
+"""Virtual-device commands that manage the app: `am`, `pm`, `monkey`, `run-as`, `pidof`, and the
+table `ANDROID` of every Android command the virtual shell knows.
+
+Only the served app is installed (plus a launcher that owns the home screen). Outputs follow
+Android's (`Broadcast completed: result=0`, `Success`, `run-as: unknown package: ...`), so clients
+that parse them work unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from phoneworld.devices.protocol import LAUNCHER_CATEGORY, STATE_EXTRA, reset_action
+from phoneworld.devices.virtual import screen_cmds as sc
+from phoneworld.devices.virtual.device import norm_path
+from phoneworld.errors import PhoneworldError
+from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
+
+if TYPE_CHECKING:
+    from phoneworld.devices.virtual.device import VirtualDevice
+
+logger = logging.getLogger(__name__)
+Out = tuple[bytes, int]
+# `am` intent options that take one value (two for the typed extras)
+_ONE = {"-a", "-c", "-d", "-t", "-f", "-p", "-n", "-e", "--user", "--receiver-permission",
+        "-i", "--attribute", "--display", "--windowingMode", "--activityType", "-P", "--start-profiler",
+        "--sampling", "-R", "--task"}
+_TWO = {"--es", "--ei", "--ez", "--el", "--ef", "--eu", "--ecn", "--esa", "--eia", "--ela",
+        "--efa", "--esal", "--eial", "--elal", "--efal", "--esn"}
+
+
+def _intent(args: list[str]) -> tuple[dict[str, str], dict[str, str], set[str]]:
+    """Options with values, string extras (`--es`), and bare flags of an `am` command."""
+    opts: dict[str, str] = {}
+    extras: dict[str, str] = {}
+    flags: set[str] = set()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in _TWO:
+            if a == "--es" and i + 2 < len(args):
+                extras[args[i + 1]] = args[i + 2]
+            i += 3
+        elif a in _ONE:
+            opts[a] = args[i + 1] if i + 1 < len(args) else ""
+            i += 2
+        elif a.startswith("-"):
+            flags.add(a)
+            i += 1
+        else:
+            opts.setdefault("component", a)
+            i += 1
+    return opts, extras, flags
+
+
+def _am_start(dev: VirtualDevice, args: list[str]) -> Out:
+    opts, _, flags = _intent(args)
+    comp = opts.get("-n") or opts.get("component") or ""
+    pkg = comp.split("/", 1)[0] if comp else opts.get("-p", "")
+    if not pkg or pkg != dev.package or not dev.installed:
+        what = comp or opts.get("-a", "intent")
+        return f"Starting: Intent {{ cmp={what} }}\nError: Activity class {{{what}}} does not " \
+               f"exist.\n".encode(), 1
+    dev.start_app(stop_first="-S" in flags)
+    out = f"Starting: Intent {{ cmp={comp or pkg} }}\n"
+    if "-W" in flags:
+        out += f"Status: ok\nActivity: {dev.focus()}\nThisTime: 4\nTotalTime: 4\nWaitTime: 5\n" \
+               "Complete\n"
+    return out.encode(), 0
+
+
+def _am_broadcast(dev: VirtualDevice, args: list[str]) -> Out:
+    opts, extras, _ = _intent(args)
+    action = opts.get("-a", "")
+    head = f"Broadcasting: Intent {{ act={action} flg=0x400000"
+    head += f" pkg={opts['-p']}" if "-p" in opts else ""
+    head += " (has extras) }\n" if extras else " }\n"
+    if action == reset_action(dev.package) and dev.installed:
+        try:  # as the APK's receiver: RESULT_OK (-1), or RESULT_CANCELED (0) with the error
+            state = json.loads(extras[STATE_EXTRA]) if STATE_EXTRA in extras else None
+            dev.set_state(state, extras.get("screen"))
+        except (ValueError, PhoneworldError) as exc:
+            logger.warning("virtual device %s: the reset broadcast was refused: %s", dev.serial, exc)
+            why = str(exc).replace('"', "'")[:200]
+            return (head + f'Broadcast completed: result=0, data="{why}"\n').encode(), 0
+        return (head + 'Broadcast completed: result=-1, data="reset"\n').encode(), 0
+    return (head + "Broadcast completed: result=0\n").encode(), 0
+
+
+def cmd_am(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    sub, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    if sub in ("start", "start-activity"):
+        return _am_start(dev, rest)
+    if sub == "broadcast":
+        return _am_broadcast(dev, rest)
+    if sub in ("force-stop", "kill"):
+        if rest and rest[-1] == dev.package and (sub == "force-stop" or not _foreground(dev)):
+            dev.stop_app()
+        return b"", 0
+    return f"Error: unknown command '{sub}'\n".encode(), 1
+
+
+def _foreground(dev: VirtualDevice) -> bool:
+    return dev.running and dev.focus().startswith(dev.package + "/")
+
+
+def cmd_monkey(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    opts, _, _ = _intent(args[1:])
+    if opts.get("-p") == dev.package and dev.installed and opts.get("-c", LAUNCHER_CATEGORY) \
+            == LAUNCHER_CATEGORY:
+        dev.start_app()
+        return b"  bash arg: -p\n  bash arg: 1\nEvents injected: 1\n", 0
+    return b"** No activities found to run, monkey aborted.\n", 251
+
+
+def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    sub, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    words = [a for a in rest if not a.startswith("-")]
+    target = words[-1] if words else ""
+    mine = target == dev.package and dev.installed
+    if sub == "list" and words[:1] == ["packages"]:
+        pkgs = [LAUNCHER_PACKAGE] + ([dev.package] if dev.installed else [])
+        filt = words[1] if len(words) > 1 else ""
+        return "".join(f"package:{p}\n" for p in sorted(pkgs) if filt in p).encode(), 0
+    if sub == "path":
+        return (f"package:/data/app/{dev.package}-1/base.apk\n".encode(), 0) if mine else (b"", 1)
+    if sub == "clear":
+        if not mine:
+            return b"Failed\n", 1
+        dev.clear_data()
+        return b"Success\n", 0
+    if sub == "install":
+        if norm_path(target) not in dev.files:
+            return b"Failure [INSTALL_FAILED_INVALID_URI]\n", 1
+        dev.installed = True
+        return b"Success\n", 0
+    if sub == "uninstall":
+        if not mine:
+            return b"Failure [DELETE_FAILED_INTERNAL_ERROR]\n", 1
+        dev.stop_app()
+        dev.installed = False
+        return b"Success\n", 0
+    if sub in ("grant", "revoke", "disable-user", "enable"):
+        return b"", 0
+    return f"Unknown command: {sub}\n".encode(), 1
+
+
+def cmd_run_as(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    from phoneworld.devices.protocol import SCREEN_FILE, STATE_FILE
+
+    if len(args) < 2 or args[1] != dev.package or not dev.installed:
+        pkg = args[1] if len(args) > 1 else ""
+        return f"run-as: unknown package: {pkg}\n".encode(), 1
+    cmd = args[2:]
+    path = cmd[1].removeprefix("./") if len(cmd) == 2 else ""
+    if cmd[:1] == ["cat"] and path == STATE_FILE:
+        return json.dumps(dev.sim.state, ensure_ascii=False).encode() + b"\n", 0
+    if cmd[:1] == ["cat"] and path == SCREEN_FILE:
+        doc = {"screen": dev.sim.screen, "stack": list(dev.sim.stack)}
+        return json.dumps(doc).encode() + b"\n", 0
+    if cmd[:1] == ["ls"]:
+        return b"screen.json\nstate.json\n", 0
+    if not cmd:
+        return b"run-as: an interactive shell is not supported by this virtual device\n", 1
+    return f"run-as: exec failed for {cmd[0]}: No such file or directory\n".encode(), 1
+
+
+def cmd_pidof(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    if len(args) > 1 and args[1] == dev.package and dev.pid is not None:
+        return f"{dev.pid}\n".encode(), 0
+    return b"", 1
+
+
+ANDROID = {
+    "am": cmd_am, "pm": cmd_pm, "cmd": lambda dev, args, data: cmd_pm(dev, args[1:], data)
+    if args[1:2] == ["package"] else (b"cmd: unknown service\n", 1),
+    "monkey": cmd_monkey, "run-as": cmd_run_as, "pidof": cmd_pidof,
+    "input": sc.cmd_input, "uiautomator": sc.cmd_uiautomator, "screencap": sc.cmd_screencap,
+    "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": sc.cmd_dumpsys,
+    "settings": lambda dev, args, data: (b"null\n", 0),
+}

@@ -1,0 +1,194 @@
+"""A virtual Android device: one compiled mock app on the simulator, with the bits of Android that
+adb clients touch (a file system for dumps and pushes, an app process, system properties, focus).
+
+The simulator is the app. Its `@launcher` screen is the home screen; the process (`pid`) dies on
+`am force-stop`, `pm clear` and injected crashes, and is started again by `am start` or `monkey`
+(the app then restarts at its start screen with its state kept, like the simulator's `open_app`).
+State is what the APK keeps in `files/state.json`: the debug broadcast replaces it and `run-as`
+reads it (see `phoneworld.devices.protocol`).
+
+`faults` lets tests break the device on purpose: failing or garbage dumps, commands that hang or
+answer late, an app that crashes on the next input. The server (`virtual.server`) turns a device
+that "vanishes" into closed sockets.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.devices.virtual.input import Event, to_actions
+from phoneworld.ir import trace as tr
+from phoneworld.ir.app import AppSpec
+from phoneworld.runtime.compiled import LAUNCHER, LAUNCHER_PACKAGE
+from phoneworld.runtime.sim import Simulator
+
+logger = logging.getLogger(__name__)
+
+LAUNCHER_COMPONENT = f"{LAUNCHER_PACKAGE}/{LAUNCHER_PACKAGE}.Launcher"
+DIRS = frozenset({"/", "/sdcard", "/data", "/data/local", "/data/local/tmp", "/storage",
+                  "/storage/emulated", "/storage/emulated/0", "/sdcard/Download"})
+_pids = itertools.count(4100)
+
+
+@dataclass
+class Faults:
+    """Faults injected by tests. Counters are consumed as the faults fire."""
+
+    dump_errors: int = 0  # the next N `uiautomator dump`s print "ERROR: could not get idle state."
+    dump_garbage: int = 0  # the next N dumps write a file that is not a view hierarchy
+    hang: set[str] = field(default_factory=set)  # command names that never answer
+    delay: float = 0.0  # seconds every command line waits before answering
+    crash_on_input: bool = False  # the next input event kills the app (an error dialog shows)
+
+
+@dataclass
+class ShellResult:
+    output: bytes
+    code: int = 0
+    hang: bool = False  # never answer (the stream stays open until the host gives up)
+    delay: float = 0.0  # answer after this many seconds
+
+
+def norm_path(path: str) -> str:
+    for prefix in ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard"):
+        if path == prefix or path.startswith(prefix + "/"):
+            path = "/sdcard" + path[len(prefix):]
+    return path.rstrip("/") or "/"
+
+
+class VirtualDevice:
+    """One virtual phone serving one compiled app (thread-safe: one lock around everything)."""
+
+    def __init__(self, spec: AppSpec, model: str = "phoneworld_virtual",
+                 size: tuple[int, int] | None = None) -> None:
+        self.spec = spec
+        self.package = spec.package
+        self.sim = Simulator(spec)
+        self.lock = threading.RLock()
+        self.files: dict[str, bytes] = {}
+        self.installed = True
+        self.pid: int | None = next(_pids)
+        self.error_dialog = False  # "Application Error: <pkg>" is in front
+        self.faults = Faults()
+        self.input_log: list[str] = []  # every `input ...` command received, for tests
+        self.serial = ""  # set by the server: "127.0.0.1:PORT"
+        dev = spec.device
+        # a screen of another size than the app was recorded on: views and touches are scaled
+        self.width, self.height = size or (dev.width, dev.height)
+        self.fx, self.fy = self.width / dev.width, self.height / dev.height
+        self.density = dev.density or 420
+        self.props = {
+            "ro.product.model": model, "ro.product.name": "phoneworld", "ro.product.device":
+            "phoneworld", "ro.product.manufacturer": "phoneworld", "ro.build.version.sdk":
+            str(dev.sdk or 29), "ro.build.version.release": "10", "ro.product.cpu.abi": "x86_64",
+            "sys.boot_completed": "1", "ro.debuggable": "1", "ro.secure": "0",
+            "ro.serialno": "phoneworld-virtual",
+        }
+        self._pending: list[Event] = []
+
+    # ------------------------------------------------------------------ the shell entry point
+
+    def shell(self, line: str) -> ShellResult:
+        """Run one shell command line the way `adb shell` would."""
+        from phoneworld.devices.virtual.shell import run_line
+
+        with self.lock:
+            result = run_line(self, line)
+            result.delay += self.faults.delay
+            return result
+
+    # ------------------------------------------------------------------ app process
+
+    @property
+    def running(self) -> bool:
+        return self.pid is not None
+
+    def focus(self) -> str:
+        """What has the window focus: an error dialog's title or an activity component."""
+        if self.error_dialog:
+            return f"Application Error: {self.package}"
+        if self.sim.screen == LAUNCHER or not self.running:
+            return LAUNCHER_COMPONENT
+        act = self.spec.screen(self.sim.screen).activity or f"{self.package}/.MainActivity"
+        pkg, _, cls = act.partition("/")
+        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else act
+
+    def start_app(self, stop_first: bool = False) -> None:
+        """Launch the app at its start screen (its state kept), like `am start` of its launcher."""
+        self.flush_input()
+        if stop_first:
+            self.stop_app()
+        self.error_dialog = False
+        if self.pid is None:
+            self.pid = next(_pids)
+        self.sim.step(tr.OpenApp(package=self.package))
+
+    def stop_app(self) -> None:
+        """`am force-stop`: the process dies, the home screen shows."""
+        self.flush_input()
+        self.pid = None
+        self.error_dialog = False
+        self.sim.step(tr.CloseApp())
+
+    def crash(self) -> None:
+        logger.info("virtual device %s: the app crashes (injected)", self.serial)
+        self.stop_app()
+        self.error_dialog = True
+
+    def set_state(self, state: dict[str, Any] | None, screen: str | None = None) -> None:
+        """What the APK's reset receiver does: its state machine restarts in `state` at `screen`
+        (default: the start screen). In front, that shows at once; behind the home screen, the
+        home screen stays and the app opens at its start screen later."""
+        self.flush_input()
+        if self.sim.screen != LAUNCHER and self.running and not self.error_dialog:
+            self.sim.reset(state, screen)
+        else:
+            self.sim.set_position(LAUNCHER, state)
+
+    def clear_data(self) -> None:
+        """`pm clear`: stop the app and reset its data to the initial state."""
+        self.stop_app()
+        self.sim.set_position(LAUNCHER, None)
+
+    # ------------------------------------------------------------------ screen geometry
+
+    @property
+    def scaled(self) -> bool:
+        return (self.width, self.height) != (self.spec.device.width, self.spec.device.height)
+
+    def to_app(self, x: float, y: float) -> tuple[int, int]:
+        """A point on this screen in the app's (recorded) pixels."""
+        return round(x / self.fx), round(y / self.fy)
+
+    def dump_xml(self) -> str:
+        """What `uiautomator dump` shows: the simulator's XML, scaled to this screen."""
+        if not self.scaled:
+            return self.sim.xml()
+        from phoneworld.devices.screens import scale_view
+        from phoneworld.runtime.render import view_xml
+
+        return view_xml(scale_view(self.sim.view(), self.fx, self.fy))
+
+    # ------------------------------------------------------------------ input
+
+    def queue_input(self, event: Event) -> None:
+        self._pending.append(event)
+
+    def flush_input(self) -> None:
+        """Apply queued input events (see `virtual.input`)."""
+        events, self._pending = self._pending, []
+        if not events:
+            return
+        if self.faults.crash_on_input:
+            self.faults.crash_on_input = False
+            self.crash()
+            return
+        if self.error_dialog:
+            if any(e.kind == "key" for e in events):  # BACK or HOME dismisses the dialog
+                self.error_dialog = False
+            return
+        to_actions(events, self.sim)

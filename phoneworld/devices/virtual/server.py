@@ -1,0 +1,276 @@
+"""Virtual devices served over TCP with the adb transport protocol, so that `adb connect
+127.0.0.1:PORT` (Debian's `adb`, adbutils, any harness) sees a phone.
+
+`DeviceServer` runs one listening socket per `VirtualDevice` on an asyncio loop in a background
+thread (`start`/`stop`, or a `with` block). It binds 127.0.0.1 unless told otherwise. Services: `shell:` (and
+`shell,v2,...:` with exit codes, `exec:`), `sync:`; anything else is refused with CLSE. Commands run
+in a worker thread, so a slow screenshot on one device does not stall the others; a command made to
+hang by a fault holds only its own stream. `vanish(i)` closes device i's sockets, as when a phone
+is unplugged or an emulator dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from phoneworld.devices import wire
+from phoneworld.devices.virtual.device import VirtualDevice
+from phoneworld.devices.virtual.sync import serve_sync
+from phoneworld.errors import DeviceError
+
+logger = logging.getLogger(__name__)
+
+FEATURES = ("shell_v2",)
+START_TIMEOUT = 10.0
+
+
+class _Stream:
+    """One adb stream: bytes in from WRTE, bytes out as WRTE with OKAY flow control."""
+
+    def __init__(self, conn: _Connection, local: int, remote: int) -> None:
+        self.conn, self.local, self.remote = conn, local, remote
+        self.buf = bytearray()
+        self.more = asyncio.Event()
+        self.acked = asyncio.Event()
+        self.closed = False
+
+    def feed(self, data: bytes) -> None:
+        self.buf += data
+        self.more.set()
+
+    def shut(self) -> None:
+        self.closed = True
+        self.more.set()
+        self.acked.set()
+
+    async def read_exact(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            if self.closed:
+                raise EOFError("stream closed")
+            self.more.clear()
+            await self.more.wait()
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    async def write(self, data: bytes) -> None:
+        step = self.conn.max_payload
+        for i in range(0, len(data), step):
+            if self.closed:
+                raise EOFError("stream closed")
+            self.acked.clear()
+            await self.conn.send(wire.Message(wire.A_WRTE, self.local, self.remote, data[i:i + step]))
+            await self.acked.wait()
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.conn.send(wire.Message(wire.A_CLSE, self.local, self.remote))
+
+
+class _Connection:
+    """One adb host connected to one device."""
+
+    def __init__(self, dev: VirtualDevice, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.dev, self.reader, self.writer = dev, reader, writer
+        self.streams: dict[int, _Stream] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.next_id = 1
+        self.max_payload = 4096
+        self.lock = asyncio.Lock()
+
+    async def send(self, msg: wire.Message) -> None:
+        async with self.lock:
+            self.writer.write(msg.pack())
+            await self.writer.drain()
+
+    async def run(self) -> None:
+        try:
+            await self._handshake()
+            while True:
+                await self._dispatch(await wire.read_message(self.reader))
+        except (asyncio.IncompleteReadError, ConnectionError, wire.WireError) as exc:
+            logger.debug("virtual device %s: connection ends (%s)", self.dev.serial, exc)
+        finally:
+            for s in self.streams.values():
+                s.shut()
+            for t in list(self.tasks):
+                t.cancel()
+            self.writer.close()
+
+    async def _handshake(self) -> None:
+        msg = await wire.read_message(self.reader)
+        while msg.command != wire.A_CNXN:
+            msg = await wire.read_message(self.reader)
+        self.max_payload = max(4096, min(msg.arg1, wire.MAX_PAYLOAD))
+        banner = wire.banner({k: self.dev.props[k] for k in (
+            "ro.product.name", "ro.product.model", "ro.product.device")}, FEATURES)
+        await self.send(wire.Message(wire.A_CNXN, wire.A_VERSION, wire.MAX_PAYLOAD, banner))
+
+    async def _dispatch(self, msg: wire.Message) -> None:
+        if msg.command == wire.A_OPEN:
+            service = msg.data.rstrip(b"\0").decode(errors="replace")
+            local, self.next_id = self.next_id, self.next_id + 1
+            stream = _Stream(self, local, msg.arg0)
+            self.streams[local] = stream
+            await self.send(wire.Message(wire.A_OKAY, local, msg.arg0))
+            task = asyncio.create_task(self._service(stream, service))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+            return
+        known = self.streams.get(msg.arg1)
+        if known is None:
+            return
+        if msg.command == wire.A_OKAY:
+            known.acked.set()
+        elif msg.command == wire.A_WRTE:
+            known.feed(msg.data)
+            await self.send(wire.Message(wire.A_OKAY, known.local, known.remote))
+        elif msg.command == wire.A_CLSE:
+            known.shut()
+            self.streams.pop(msg.arg1, None)
+
+    async def _service(self, stream: _Stream, service: str) -> None:
+        try:
+            if service.startswith(("shell", "exec:")):
+                await self._shell(stream, service)
+            elif service == "sync:":
+                await serve_sync(self.dev, stream)
+            else:
+                logger.info("virtual device %s: service %r is not supported", self.dev.serial,
+                            service)
+        except (EOFError, ConnectionError):
+            pass
+        finally:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await stream.close()
+            self.streams.pop(stream.local, None)
+
+    async def _shell(self, stream: _Stream, service: str) -> None:
+        head, _, command = service.partition(":")
+        v2 = "v2" in head.split(",")[1:]
+        if not command.strip():
+            await stream.write(b"interactive shells are not supported by virtual devices\n")
+            return
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(None, self.dev.shell, command)
+        if result.delay:
+            await asyncio.sleep(result.delay)
+        if result.hang:
+            while not stream.closed:
+                stream.more.clear()
+                await stream.more.wait()
+            return
+        if not v2:
+            await stream.write(result.output)
+            return
+        body = wire.shell_v2_packet(wire.SHELL_STDOUT, result.output) if result.output else b""
+        await stream.write(body + wire.shell_v2_packet(wire.SHELL_EXIT, bytes([result.code & 255])))
+
+
+class DeviceServer:
+    """Serves `devices` on `host`, device i on `ports[i]` (0: any free port)."""
+
+    def __init__(self, devices: Sequence[VirtualDevice], host: str = "127.0.0.1",
+                 ports: Sequence[int] | None = None) -> None:
+        self.devices = list(devices)
+        self.host = host
+        self.ports = list(ports) if ports is not None else [0] * len(self.devices)
+        if len(self.ports) != len(self.devices):
+            raise ValueError("give one port per device")
+        self._servers: list[asyncio.base_events.Server | None] = [None] * len(self.devices)
+        self._conns: list[set[_Connection]] = [set() for _ in self.devices]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    @property
+    def serials(self) -> list[str]:
+        return [f"{self.host}:{p}" for p in self.ports]
+
+    async def _open(self) -> None:
+        for i, dev in enumerate(self.devices):
+            server = await asyncio.start_server(
+                functools.partial(self._accept, i), self.host, self.ports[i])
+            self.ports[i] = server.sockets[0].getsockname()[1]
+            dev.serial = f"{self.host}:{self.ports[i]}"
+            self._servers[i] = server
+            logger.info("virtual device %s serves %s", dev.serial, dev.package)
+
+    async def _accept(self, i: int, reader: asyncio.StreamReader,
+                      writer: asyncio.StreamWriter) -> None:
+        conn = _Connection(self.devices[i], reader, writer)
+        self._conns[i].add(conn)
+        try:
+            await conn.run()
+        finally:
+            self._conns[i].discard(conn)
+
+    # ------------------------------------------------------------------ background thread
+
+    def start(self) -> DeviceServer:
+        self._thread = threading.Thread(target=self._thread_main, name="phoneworld-vdevices",
+                                        daemon=True)
+        self._thread.start()
+        if not self._ready.wait(START_TIMEOUT) or self._error is not None:
+            self.stop()
+            raise DeviceError(f"virtual devices did not start on {self.host}: {self._error}")
+        return self
+
+    def _thread_main(self) -> None:
+        loop = self._loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._open())
+        except OSError as exc:
+            self._error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        loop.run_forever()
+        loop.run_until_complete(self._close_all())
+        loop.close()
+
+    async def _close_all(self) -> None:
+        for i in range(len(self.devices)):
+            await self._vanish(i)
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def stop(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None and thread.is_alive():
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(START_TIMEOUT)
+        self._thread = None
+
+    def vanish(self, i: int, timeout: float = 5.0) -> None:
+        """Device i disappears: its port stops listening and its connections drop."""
+        if self._loop is None:
+            raise RuntimeError("the server is not running")
+        asyncio.run_coroutine_threadsafe(self._vanish(i), self._loop).result(timeout)
+
+    async def _vanish(self, i: int) -> None:
+        server, self._servers[i] = self._servers[i], None
+        if server is not None:
+            server.close()
+        for conn in list(self._conns[i]):
+            conn.writer.transport.abort()
+        if server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 2.0)
+
+    def __enter__(self) -> DeviceServer:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

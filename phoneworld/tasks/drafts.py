@@ -1,0 +1,222 @@
+"""Task drafts: what synthesis produces before it becomes a `TaskSpec`, and the facts about an app
+that synthesis reads (reachable screens, typable fields, collections and their flag fields).
+
+A draft keeps its rule as clauses plus the change it makes to what the rule pins, so that two
+drafts combine into one task (their changes add up instead of conflicting). Pins are how a
+synthesized verifier refuses collateral damage: every collection a user can change keeps its
+record count and its number of set flags (up to the draft's own change), and every settings
+switch the draft does not target keeps its value. An agent that flips everything in sight does not
+pass by accident.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.ir.app import AppSpec, StateVar
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.spec import TaskSpec
+
+Raw = dict[str, Any]
+Range = tuple[int, int]
+MAX_SWITCH_PINS = 8
+SEED_RECORDS = 8  # records a synthesized task's lists start with (the recorded ones first)
+
+
+@dataclass
+class Draft:
+    kind: str  # create, edit, toggle, delete, select, setting, counter, fill, answer, pair
+    slug: str
+    instruction: str
+    clauses: list[Raw]
+    params: dict[str, Raw] = field(default_factory=dict)
+    deltas: dict[str, Range] = field(default_factory=dict)  # "coll" or "coll.flag" -> change
+    initial_state: Raw = field(default_factory=dict)
+    category: str = "single_app"
+    kinds: tuple[str, ...] = ()  # for pairs: the kinds combined
+    targets: tuple[str, ...] = ()  # variables it sets on purpose (not pinned)
+
+    def signature(self) -> str:
+        """Equal for drafts that would make the same task (duplicates)."""
+        return json.dumps([self.clauses, self.params, self.initial_state], sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Collection:
+    var: StateVar
+    noun: str
+    id_field: str | None
+    flags: tuple[str, ...]  # flag fields some input can change
+    selectable: bool
+
+
+@dataclass
+class AppFacts:
+    app: AppSpec
+    reachable: set[str]
+    typable: set[str]  # text variables a user can type into
+    collections: dict[str, Collection]
+    written: set[str]  # variables (and collections) some effect writes
+    switches: tuple[str, ...] = ()  # flag variables behind a reachable Switch (settings)
+    seeded: Raw = field(default_factory=dict)  # initial-state overrides every task starts from
+
+    @property
+    def start(self) -> Raw:
+        """The state synthesized tasks start from: the app's, with the seeded records."""
+        return {**self.app.initial_state, **self.seeded}
+
+    def changeable(self) -> list[Collection]:
+        """Collections whose records a user can add, remove or flag."""
+        return [c for c in self.collections.values() if c.var.name in self.written or c.flags]
+
+
+def reachable_screens(app: AppSpec) -> set[str]:
+    """Screens reachable from the start in the transition graph (guards ignored)."""
+    out, todo = {app.start_screen}, [app.start_screen]
+    while todo:
+        sid = todo.pop()
+        for t in app.transitions:
+            if t.screen == sid and t.target is not None and t.target not in out:
+                out.add(t.target)
+                todo.append(t.target)
+    return out
+
+
+def _typable(app: AppSpec, reachable: set[str]) -> set[str]:
+    out = set()
+    for sid, w, _ in nm.widgets(app):
+        if sid in reachable and (w.editable or w.cls.endswith("EditText")) and w.text.kind == "var":
+            out.add(w.text.name)
+    for t in app.transitions:
+        for e in t.effects:
+            if e.kind == "set" and e.ref.kind == "var" and e.value.kind == "input":
+                out.add(e.ref.name)
+    return out
+
+
+def _flag_fields(app: AppSpec, coll: StateVar, reachable: set[str]) -> tuple[str, ...]:
+    flags = {f.name for f in coll.fields if f.kind == "flag"}
+    out: set[str] = set()
+    for t in app.transitions:
+        if t.screen in reachable:
+            for e in t.effects:
+                ref = getattr(e, "ref", None)
+                if e.kind in ("toggle", "set") and ref is not None and ref.kind == "record" \
+                        and ref.collection == coll.name and ref.field in flags:
+                    out.add(ref.field)
+    for sid, w, _ in nm.widgets(app):
+        c = w.checked
+        if sid in reachable and w.checkable and c.kind in ("item", "selected") and c.field in flags:
+            if c.kind == "item" or c.collection == coll.name:
+                out.add(c.field)
+    return tuple(sorted(out))
+
+
+def app_facts(app: AppSpec) -> AppFacts:
+    reachable = reachable_screens(app)
+    written: set[str] = set()
+    selectable: set[str] = set()
+    for t in app.transitions:
+        for e in t.effects:
+            if e.kind in ("set", "add", "toggle"):
+                written.add(e.ref.name if e.ref.kind == "var" else e.ref.collection)
+            elif e.kind in ("append", "remove"):
+                written.add(e.collection)
+            elif e.kind == "select" and t.screen in reachable:
+                selectable.add(e.collection)
+    colls = {}
+    for v in app.state:
+        if v.kind == "collection":
+            noun = nm.collection_noun(v.name)
+            fields = [(f.name, f.kind) for f in v.fields]
+            colls[v.name] = Collection(v, noun, nm.id_field(fields),
+                                       _flag_fields(app, v, reachable), v.name in selectable)
+    switches = []
+    for v in app.state:
+        bound = nm.bound_widget(app, v.name, "checked") if v.kind == "flag" else None
+        if bound is not None and bound[0] in reachable and nm.is_switch(bound[1]):
+            switches.append(v.name)
+    facts = AppFacts(app, reachable, _typable(app, reachable), colls, written,
+                     tuple(switches[:MAX_SWITCH_PINS]))
+    facts.seeded = seed_records(facts)
+    return facts
+
+
+def _visible(app: AppSpec, coll: str, reachable: set[str]) -> int:
+    sizes = [w.list.max_visible for sid, w, _ in nm.widgets(app)
+             if sid in reachable and w.list is not None and w.list.collection == coll]
+    return min(sizes) if sizes else 0
+
+
+def seed_records(facts: AppFacts) -> Raw:
+    """Extra records for the lists a user can change, so that a task names one record among
+    several (as android_world seeds its tasks' data): up to `SEED_RECORDS`, no more than the list
+    shows at once, generated with a seed fixed by the app and collection."""
+    from phoneworld.tasks.params import PHRASES, WORDS
+
+    out: Raw = {}
+    for c in facts.changeable():
+        name = c.var.name
+        recs = [dict(r) for r in facts.app.initial_state.get(name) or [] if isinstance(r, dict)]
+        want = min(SEED_RECORDS, _visible(facts.app, name, facts.reachable))
+        if c.id_field is None or len(recs) >= want:
+            continue
+        rng = random.Random(f"{facts.app.package}:{name}")
+        taken = {r.get(c.id_field) for r in recs}
+        while len(recs) < want:
+            rec: Raw = {}
+            for f in c.var.fields:
+                if f.name == c.id_field:
+                    rec[f.name] = rng.choice(PHRASES)
+                elif f.kind == "flag":
+                    rec[f.name] = rng.random() < 0.4
+                elif f.kind == "number":
+                    rec[f.name] = rng.randint(1, 20)
+                else:
+                    rec[f.name] = rng.choice(WORDS).capitalize()
+            if rec[c.id_field] not in taken:
+                taken.add(rec[c.id_field])
+                recs.append(rec)
+        out[name] = recs
+    return out
+
+
+def _bound(n: int, change: Range) -> Raw:
+    lo, hi = n + change[0], n + change[1]
+    return {"equals": lo} if lo == hi else {"at_least": lo, "at_most": hi}
+
+
+def pins(d: Draft, facts: AppFacts) -> list[Raw]:
+    """The clauses that keep what the draft does not mean to change (see the module docstring)."""
+    state = {**facts.start, **d.initial_state}
+    out: list[Raw] = []
+    for c in facts.changeable():
+        name = c.var.name
+        recs = [r for r in state.get(name) or [] if isinstance(r, dict)]
+        out.append({"count": {"collection": name, **_bound(len(recs), d.deltas.get(name, (0, 0)))}})
+        for flag in c.flags:
+            k = sum(1 for r in recs if r.get(flag) is True)
+            change = d.deltas.get(f"{name}.{flag}", (0, 0))
+            out.append({"count": {"collection": name, "where": {flag: True}, **_bound(k, change)}})
+    for var in facts.switches:
+        if var not in d.targets:
+            out.append({"equals": {"var": var, "value": bool(state.get(var))}})
+    return out
+
+
+def to_spec(d: Draft, task_id: str, facts: AppFacts) -> TaskSpec:
+    """The task spec of a draft: its clauses, then its pins (duplicates dropped)."""
+    clauses: list[Raw] = []
+    for c in [*d.clauses, *pins(d, facts)]:
+        if c not in clauses:
+            clauses.append(c)
+    rule = clauses[0] if len(clauses) == 1 else {"all_of": clauses}
+    tags = (d.kind, *d.kinds, "synthesized")
+    return TaskSpec.model_validate({
+        "id": task_id, "app": facts.app.package, "category": d.category,
+        "instruction": d.instruction, "params": d.params,
+        "initial_state": {**facts.seeded, **d.initial_state}, "rule": rule, "tags": tags,
+    })

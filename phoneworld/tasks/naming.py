@@ -1,0 +1,161 @@
+"""Words for synthesized instructions, taken from the app: the labels of widgets and the names of
+state variables ("note_list_items" -> "note", "note_done" -> "done", a Switch labelled "Dark mode").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from phoneworld.ir.app import AppSpec, Widget
+
+NOISE = {
+    "list", "items", "item", "view", "views", "recycler", "container", "layout", "rv", "lv", "grid",
+    "collection", "text", "txt", "tv", "label", "value", "edit", "et", "input", "field", "og",
+    "widget", "compound", "button", "btn", "the", "id", "linear", "frame", "relative", "box",
+}
+TITLE_WORDS = ("title", "name", "text", "label", "subject", "content")
+DONE_WORDS = {"done", "completed", "complete", "finished", "checked"}
+SWITCH_CLASSES = ("Switch", "ToggleButton", "CompoundButton", "SwitchCompat")
+
+
+def tokens(name: str) -> list[str]:
+    return [t for t in re.split(r"[_\W]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if t]
+
+
+def singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def humanize(name: str) -> str:
+    """A variable or id name as words, without the usual widget noise ("streak_text_view" ->
+    "streak"); falls back to all words when only noise is left."""
+    words = [t for t in tokens(name) if t not in NOISE and not t.isdigit()]
+    return " ".join(words or [t for t in tokens(name) if not t.isdigit()] or ["item"])
+
+
+def meaningful(name: str) -> str | None:
+    """`humanize(name)` when the name says more than its widget kind ("streak_text_view"), else
+    None ("edit_text_2", "button")."""
+    words = [t for t in tokens(name) if t not in NOISE and not t.isdigit()]
+    return " ".join(words) if words else None
+
+
+def slug(text: str, words: int = 5) -> str:
+    return "_".join(re.findall(r"[a-z0-9]+", text.lower())[:words]) or "item"
+
+
+def collection_noun(name: str) -> str:
+    words = [t for t in tokens(name) if t not in NOISE and not t.isdigit()]
+    if not words:
+        return "item"
+    if len(words) == 1:
+        return singular(words[0])
+    return "entry in " + " ".join(words)
+
+
+def field_words(noun: str, field: str) -> str:
+    """A record field as words, without the collection's noun ("note_title" -> "title")."""
+    skip = set(noun.split()) | {singular(w) for w in noun.split()} | NOISE
+    words = [t for t in tokens(field) if t not in skip and not t.isdigit()]
+    return " ".join(words) or humanize(field)
+
+
+def id_field(fields: list[tuple[str, str]]) -> str | None:
+    """The text field that names a record (title, name, ... or the first text field)."""
+    texts = [name for name, kind in fields if kind == "text"]
+    for word in TITLE_WORDS:
+        for name in texts:
+            if word in tokens(name):
+                return name
+    return texts[0] if texts else None
+
+
+def quoted(text: str) -> str:
+    return f'"{text}"'
+
+
+def widgets(app: AppSpec) -> Iterator[tuple[str, Widget, Widget | None]]:
+    """(screen id, widget, its parent) for every widget, list item templates included."""
+    def visit(sid: str, w: Widget, parent: Widget | None) -> Iterator[tuple[str, Widget, Widget | None]]:
+        yield sid, w, parent
+        for c in w.children:
+            yield from visit(sid, c, w)
+        if w.list is not None:
+            yield from visit(sid, w.list.item, w)
+
+    for s in app.screens:
+        yield from visit(s.id, s.root, None)
+
+
+def _literal(w: Widget) -> str:
+    if w.text.kind == "lit" and isinstance(w.text.value, str):
+        return " ".join(w.text.value.split())
+    return ""
+
+
+def _label_like(text: str) -> bool:
+    return 0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
+
+
+def widget_label(w: Widget, parent: Widget | None) -> str:
+    """What a user would call a widget: its text, its description, or a short label next to it."""
+    text = _literal(w) or " ".join(w.content_desc.split())
+    if text:
+        return text
+    if parent is not None:
+        for sib in parent.children:
+            if sib is not w and _label_like(_literal(sib)) and not sib.clickable:
+                return _literal(sib)
+    return ""
+
+
+def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None) -> str:
+    """How an instruction names a text field: its resource id or description when they say
+    something, a short label next to it, else "the text field" of the screen's title."""
+    named = meaningful(w.resource_id.split(":id/", 1)[-1]) if w.resource_id else None
+    desc = " ".join(w.content_desc.split())
+    if named:
+        return f"the {named} field"
+    if _label_like(desc):
+        return f"the {desc} field"
+    near = widget_label(w.model_copy(update={"content_desc": ""}), parent)
+    if near and near != _literal(w):
+        return f"the {near} field"
+    title = screen_title(app, sid)
+    return f'the text field of the "{title}" screen' if title else "the text field"
+
+
+def screen_title(app: AppSpec, sid: str) -> str:
+    """The first short literal text of a screen (its toolbar title, usually)."""
+    for s2, w, _ in widgets(app):
+        if s2 == sid and w.cls.endswith("TextView") and _label_like(_literal(w)):
+            return _literal(w)
+    return ""
+
+
+def bound_widget(app: AppSpec, var: str, attr: str) -> tuple[str, Widget, Widget | None] | None:
+    """The first widget (in screen order) whose `attr` ("text" / "checked") reads variable `var`,
+    preferring interactive ones."""
+    found = [(sid, w, p) for sid, w, p in widgets(app)
+             if getattr(w, attr).kind == "var" and getattr(w, attr).name == var]
+    found.sort(key=lambda x: not (x[1].clickable or x[1].checkable or x[1].editable))
+    return found[0] if found else None
+
+
+def is_switch(w: Widget) -> bool:
+    return w.cls.rsplit(".", 1)[-1] in SWITCH_CLASSES
+
+
+def flag_phrase(w: Widget, label: str, on: bool) -> str:
+    """"Turn on Dark mode", "Check "Vibrate"", "Select "5 minutes"" and their opposites."""
+    short = w.cls.rsplit(".", 1)[-1]
+    if is_switch(w):
+        return f"Turn {'on' if on else 'off'} {label}"
+    if short == "RadioButton":
+        return f"Select {quoted(label)}" if on else f"Clear the option {quoted(label)}"
+    return f"{'Check' if on else 'Uncheck'} {quoted(label)}"

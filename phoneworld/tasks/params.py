@@ -1,0 +1,133 @@
+"""Task instances: a task's initial state, and its parameters drawn by seeded generators.
+
+`instantiate(spec, app, seed)` gives the `TaskInstance` an episode runs: the app's initial state
+with the task's overrides (normalized by the runtime), the parameters drawn from
+`random.Random(f"{task id}:{seed}")` (so a draw is the same on every machine), and the rendered
+instruction. With a verifier, draws that the start state already satisfies are re-drawn (a task
+that is done before it starts teaches nothing); `distinct_from` is honoured the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from phoneworld.errors import EnvError, InputError
+from phoneworld.ir.app import AppSpec
+from phoneworld.runtime.compiled import compile_app
+from phoneworld.runtime.validate import normalize_state
+from phoneworld.tasks import spec as s
+
+MAX_DRAWS = 25
+PHRASES = (
+    "Buy fresh bread", "Call the dentist", "Book a taxi", "Fix the garage door", "Water the plants",
+    "Send the report", "Book train tickets", "Wash the car", "Clean the kitchen", "Call grandma",
+    "Return the library books", "Renew the gym pass", "Bake a birthday cake", "Pay the invoices",
+    "Renew the passport", "Buy new batteries", "Walk the dog", "Print the photos",
+    "Pay the phone bill", "Plan the summer trip", "Pump the bike tyres", "Order printer ink",
+    "Email the landlord", "Cancel the newspaper", "Pick up the parcel", "Defrost the freezer",
+    "Sort the recycling", "Mow the lawn", "Read chapter five", "Update the budget",
+    "Buy a gift for Sam", "Call the plumber", "Change the bed sheets", "Back up the laptop",
+    "Prepare the slides", "Reply to Maria", "Get a haircut", "Check the tyre pressure",
+    "Feed the cat", "Book the vet", "Charge the camera", "Vacuum the stairs", "Buy oat milk",
+    "Write thank-you cards", "Fill up the car", "Repot the basil", "Learn ten Spanish words",
+    "Drop off the dry cleaning",
+)
+WORDS = ("amber", "river", "lantern", "maple", "orbit", "velvet", "harbor", "meadow", "copper",
+         "pixel", "summit", "willow", "comet", "saffron", "glacier", "ember", "violet", "canyon",
+         "falcon", "cedar", "marble", "breeze", "echo", "quartz", "tulip", "atlas", "nectar",
+         "puzzle", "cobalt", "thistle")
+
+
+@dataclass(frozen=True)
+class TaskInstance:
+    """One runnable draw of a task."""
+
+    spec: s.TaskSpec
+    params: dict[str, Any]
+    state: dict[str, Any]
+    instruction: str
+    seed: int
+
+
+def task_state(spec: s.TaskSpec, app: AppSpec) -> dict[str, Any]:
+    """The app's initial state with the task's overrides, in the runtime's canonical form."""
+    capp = compile_app(app)
+    merged = dict(capp.initial_state)
+    merged.update(spec.initial_state)
+    return normalize_state(capp, merged)
+
+
+def source_values(source: str, state: dict[str, Any]) -> list[Any]:
+    """The distinct non-empty values of `COLLECTION.FIELD` (or of a variable) in `state`."""
+    coll, _, field = source.partition(".")
+    raw: list[Any]
+    if field:
+        recs = state.get(coll)
+        raw = [r.get(field) for r in recs] if isinstance(recs, list) else []
+    else:
+        raw = [state.get(coll)]
+    out: list[Any] = []
+    for v in raw:
+        if v is not None and v != "" and v not in out:
+            out.append(v)
+    return out
+
+
+def _date(p: s.DateGen, rng: random.Random) -> str:
+    start, end = dt.date.fromisoformat(p.start), dt.date.fromisoformat(p.end)
+    day = start + dt.timedelta(days=rng.randint(0, max(0, (end - start).days)))
+    return day.strftime(p.format)
+
+
+def draw_one(p: Any, state: dict[str, Any], rng: random.Random) -> Any:
+    """One value of one parameter."""
+    if isinstance(p, s.PhraseGen):
+        return rng.choice(PHRASES)
+    if isinstance(p, s.WordsGen):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(p.min, p.max))]
+        return " ".join(words).capitalize()
+    if isinstance(p, s.RangeGen):
+        return rng.randint(p.min, p.max)
+    if isinstance(p, s.DateGen):
+        return _date(p, rng)
+    if isinstance(p, s.ChoiceGen):
+        return rng.choice(p.choices)
+    values = source_values(p.source, state)
+    if not values:
+        raise InputError(f"parameter source {p.source!r} has no values in the task's initial state")
+    return rng.choice(values)
+
+
+def draw_params(spec: s.TaskSpec, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in sorted(spec.params):
+        p = spec.params[name]
+        value = draw_one(p, state, rng)
+        for _ in range(MAX_DRAWS):
+            if all(value != out.get(o) for o in p.distinct_from):
+                break
+            value = draw_one(p, state, rng)
+        out[name] = value
+    return out
+
+
+def instantiate(spec: s.TaskSpec, app: AppSpec, seed: int | None = None,
+                verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+    """A draw of `spec` (seed None: the canonical one, `spec.seed`)."""
+    seed = spec.seed if seed is None else seed
+    try:
+        state = task_state(spec, app)
+    except EnvError as exc:
+        raise InputError(f"task {spec.id}: its initial state does not fit the app: {exc}") from exc
+    rng = random.Random(f"{spec.id}:{seed}")
+    params = draw_params(spec, state, rng)
+    for _ in range(MAX_DRAWS if spec.params else 0):
+        distinct = all(params[n] != params.get(o) for n, p in spec.params.items()
+                       for o in p.distinct_from)
+        if distinct and (verify is None or not verify(state, params, None).passed):
+            break
+        params = draw_params(spec, state, rng)
+    return TaskInstance(spec, params, state, s.render_instruction(spec.instruction, params), seed)

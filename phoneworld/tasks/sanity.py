@@ -1,0 +1,106 @@
+"""The sanity check every task passes before anyone trains on it (DESIGN section 6).
+
+A task is kept only when, for its canonical instance: doing nothing fails (the start state does not
+already satisfy the rule), ending at once with `done` (and an empty answer) fails, and the oracle
+solves it within its training budget, its solution replayed from scratch passing the verifier.
+Rejected tasks say why, with a short reason that reports count and a detail for people.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+
+from phoneworld.errors import InputError
+from phoneworld.ir import trace as tr
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.report import TasksSummary
+from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks.codegen import Verifier, compile_verifier
+from phoneworld.tasks.oracle import OracleConfig, OracleResult, solve
+from phoneworld.tasks.params import TaskInstance, instantiate
+from phoneworld.tasks.spec import TaskSpec
+
+log = logging.getLogger(__name__)
+
+ALREADY = "already satisfied at start"
+DONE_PASSES = "an immediate done passes"
+NO_PARAMS = "parameters cannot be drawn"
+REPLAY = "oracle solution does not replay"
+
+
+@dataclass(frozen=True)
+class TaskCheck:
+    """The sanity check of one task: kept or not, why not, and the oracle's solution."""
+
+    task: TaskSpec
+    kept: bool
+    reason: str = ""
+    detail: str = ""
+    oracle: OracleResult | None = None
+    instance: TaskInstance | None = None
+    verifier: Verifier | None = None
+
+
+def replay(sim: Simulator, inst: TaskInstance, verifier: Verifier, moves: tuple) -> bool:  # type: ignore[type-arg]
+    """Whether `moves` from the instance's start make the verifier pass."""
+    sim.reset(inst.state)
+    answer = None
+    for m in moves:
+        if m.kind == "done":
+            answer = m.text
+            break
+        sim.step(m.trace_action())
+    return verifier(sim.state, inst.params, answer).passed
+
+
+def check_one(sim: Simulator, task: TaskSpec, app: AppSpec,
+              config: OracleConfig | None = None) -> TaskCheck:
+    verifier = compile_verifier(task, app)
+    try:
+        inst = instantiate(task, app, verify=verifier)
+    except InputError as exc:
+        return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
+    v = verifier(inst.state, inst.params, None)
+    if v.passed:
+        return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst, verifier)
+    sim.reset(inst.state)
+    sim.step(tr.Done(answer=""))
+    v = verifier(sim.state, inst.params, "")
+    if v.passed:
+        return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
+                         verifier)
+    res = solve(sim, inst, verifier, config)
+    if not res.solved:
+        short = "oracle: " + res.reason.split(" (")[0]
+        return TaskCheck(task, False, short, f"{res.reason}; {res.explored} states explored", res,
+                         inst, verifier)
+    if not replay(sim, inst, verifier, res.moves):
+        return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
+                         verifier)
+    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
+
+
+def check_tasks(app: AppSpec, tasks: list[TaskSpec],
+                config: OracleConfig | None = None) -> list[TaskCheck]:
+    """The sanity check of every task, in order."""
+    sim = Simulator(app)
+    out = []
+    for task in tasks:
+        check = check_one(sim, task, app, config)
+        log.debug("task %s: %s %s", task.id, "kept" if check.kept else "rejected", check.detail)
+        out.append(check)
+    return out
+
+
+def summarize(checks: list[TaskCheck], dropped: Counter[str] | None = None) -> TasksSummary:
+    """The `tasks` figures of report.json; `dropped` are synthesis' own drops (duplicates, caps)."""
+    reasons: Counter[str] = Counter(dropped or {})
+    reasons.update(c.reason for c in checks if not c.kept)
+    kept = [c for c in checks if c.kept]
+    kinds = Counter(c.task.kind() for c in kept)
+    total = len(checks) + sum((dropped or Counter()).values())
+    return TasksSummary(synthesized=total, kept=len(kept), rejected=total - len(kept),
+                        rejection_reasons=dict(sorted(reasons.items())),
+                        kinds=dict(sorted(kinds.items())))

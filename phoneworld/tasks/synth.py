@@ -1,0 +1,209 @@
+"""Task synthesis (state-changing tasks): from an app spec, the effects a user can cause from the
+start, each turned into a task draft with a natural instruction.
+
+- create: an `append` whose record takes a typed field -> "Add a note titled "{title}"" (and
+  "... and mark it as done" when records have a flag a user can set)
+- edit: a `set` of a record field from a typed field -> "Rename the note "{old}" to "{new}""
+- toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done"
+- delete: a `remove` -> "Delete the note "{title}""
+- select: a `select` -> "Open the note "{title}""
+- setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
+  from a seeded initial state, for switches)
+- counter: a number variable an `add` changes -> "Decrease the streak by 1"
+- fill: a typed field no effect reads -> "Type "{text}" into the search field"
+
+Information-retrieval tasks are in `synth_answers`, pairs and final assembly in `synth_pairs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
+
+PHRASE: Raw = {"type": "text", "from": "phrase"}
+
+
+def _data(c: Collection, field: str) -> Raw:
+    return {"type": "text", "from": "app_data", "source": f"{c.var.name}.{field}"}
+
+
+def _p(name: str) -> Raw:
+    return {"param": name}
+
+
+def _named(noun: str, field: str, param: str) -> str:
+    attr = nm.field_words(noun, field)
+    if attr in ("title", "name"):
+        return f"{'titled' if attr == 'title' else 'named'} \"{{{param}}}\""
+    return f"with {attr} \"{{{param}}}\""
+
+
+def _typed_field(facts: AppFacts, record: dict[str, object], c: Collection) -> str | None:
+    """The field of an appended record that takes what the user typed (the naming one first)."""
+    fields = [f for f, e in record.items()
+              if getattr(e, "kind", None) == "input"
+              or (getattr(e, "kind", None) == "var" and getattr(e, "name", None) in facts.typable)]
+    if c.id_field in fields:
+        return c.id_field
+    return fields[0] if fields else None
+
+
+def creates(facts: AppFacts) -> Iterator[Draft]:
+    for t in facts.app.transitions:
+        if t.screen not in facts.reachable:
+            continue
+        for e in t.effects:
+            c = facts.collections.get(getattr(e, "collection", "")) if e.kind == "append" else None
+            field = _typed_field(facts, dict(e.record), c) if c is not None else None
+            if c is None or field is None:
+                continue
+            base = f"Add a {c.noun} {_named(c.noun, field, 'title')}"
+            title = {field: _p("title")}
+            coll = c.var.name
+            yield Draft("create", c.noun, base, [{"exists": {"collection": coll, "where": title}}],
+                        {"title": PHRASE}, {coll: (1, 1)})
+            for flag in c.flags:
+                word = nm.field_words(c.noun, flag)
+                yield Draft("create", f"{c.noun}_{word}", f"{base} and mark it as {word}",
+                            [{"exists": {"collection": coll, "where": {**title, flag: True}}}],
+                            {"title": PHRASE}, {coll: (1, 1), f"{coll}.{flag}": (1, 1)})
+
+
+def edits(facts: AppFacts) -> Iterator[Draft]:
+    for t in facts.app.transitions:
+        if t.screen not in facts.reachable:
+            continue
+        for e in t.effects:
+            ref = getattr(e, "ref", None)
+            if e.kind != "set" or ref is None or ref.kind != "record":
+                continue
+            c = facts.collections.get(ref.collection)
+            v = e.value
+            typed = v.kind == "input" or (v.kind == "var" and v.name in facts.typable)
+            if c is None or c.id_field is None or not typed:
+                continue
+            yield _edit(c, ref.field)
+
+
+def _edit(c: Collection, field: str) -> Draft:
+    coll, idf, attr = c.var.name, c.id_field or field, nm.field_words(c.noun, field)
+    if field == idf:
+        verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in ("title", "name")
+                else f'Change the {attr} of the {c.noun} "{{old}}" to "{{new}}"')
+        return Draft("edit", f"{c.noun}_{attr}", verb, [
+            {"exists": {"collection": coll, "where": {field: _p("new")}}},
+            {"not": {"exists": {"collection": coll, "where": {field: _p("old")}}}},
+        ], {"old": _data(c, field), "new": PHRASE})
+    return Draft("edit", f"{c.noun}_{attr}",
+                 f'Set the {attr} of the {c.noun} "{{key}}" to "{{new}}"',
+                 [{"exists": {"collection": coll, "where": {idf: _p("key"), field: _p("new")}}}],
+                 {"key": _data(c, idf), "new": PHRASE})
+
+
+def toggles(facts: AppFacts) -> Iterator[Draft]:
+    for c in facts.collections.values():
+        if c.id_field is None:
+            continue
+        for flag in c.flags:
+            word = nm.field_words(c.noun, flag)
+            for on in (True, False):
+                where = {c.id_field: _p("title"), flag: on}
+                yield Draft("toggle", f"{c.noun}_{'' if on else 'not_'}{word}",
+                            f'Mark the {c.noun} "{{title}}" as {"" if on else "not "}{word}',
+                            [{"exists": {"collection": c.var.name, "where": where}}],
+                            {"title": _data(c, c.id_field)},
+                            {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)})
+
+
+def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
+    for t in facts.app.transitions:
+        if t.screen not in facts.reachable:
+            continue
+        for e in t.effects:
+            c = facts.collections.get(getattr(e, "collection", ""))
+            if c is None or c.id_field is None or e.kind not in ("remove", "select"):
+                continue
+            coll, idf = c.var.name, c.id_field
+            if e.kind == "remove":
+                yield Draft("delete", c.noun, f'Delete the {c.noun} "{{title}}"',
+                            [{"not": {"exists": {"collection": coll, "where": {idf: _p("title")}}}}],
+                            {"title": _data(c, idf)},
+                            {coll: (-1, -1), **{f"{coll}.{f}": (-1, 0) for f in c.flags}})
+            else:
+                yield Draft("select", c.noun, f'Open the {c.noun} "{{title}}"',
+                            [{"equals": {"selected": {"collection": coll, "field": idf},
+                                         "value": _p("title")}}],
+                            {"title": _data(c, idf)})
+
+
+def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:
+    """(variable, label, bound widget or None) of every flag a user can change."""
+    app = facts.app
+    for v in app.state:
+        if v.kind != "flag":
+            continue
+        bound = nm.bound_widget(app, v.name, "checked")
+        tappable = bound is not None and bound[0] in facts.reachable and bound[1].checkable
+        if not tappable and v.name not in facts.written:
+            continue
+        label = nm.widget_label(bound[1], bound[2]) if bound is not None else ""
+        yield v.name, label or nm.humanize(v.name), bound[1] if bound is not None else None
+
+
+def settings(facts: AppFacts) -> Iterator[Draft]:
+    for name, label, w in _flag_vars(facts):
+        init = bool(facts.start.get(name, False))
+        targets = [(not init, {})]
+        if w is not None and nm.is_switch(w):  # type: ignore[arg-type]
+            targets.append((init, {name: not init}))
+        for on, seed in targets:
+            text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
+                    else f"Turn {'on' if on else 'off'} {label}")
+            yield Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
+                        [{"equals": {"var": name, "value": on}}], initial_state=seed,
+                        targets=(name,))
+
+
+def counters(facts: AppFacts) -> Iterator[Draft]:
+    seen: set[tuple[str, int]] = set()
+    for t in facts.app.transitions:
+        for e in t.effects:
+            if t.screen not in facts.reachable or e.kind != "add" or e.ref.kind != "var":
+                continue
+            name, d = e.ref.name, e.delta
+            if (name, d) in seen or d == 0:
+                continue
+            seen.add((name, d))
+            init = facts.start.get(name)
+            if not isinstance(init, int) or isinstance(init, bool):
+                continue
+            label = nm.meaningful(name)
+            if label is None:
+                continue
+            yield Draft("counter", f"{label}_{'up' if d > 0 else 'down'}",
+                        f"{'Increase' if d > 0 else 'Decrease'} the {label} by {abs(d)}",
+                        [{"equals": {"var": name, "value": init + d}}], targets=(name,))
+
+
+def fills(facts: AppFacts) -> Iterator[Draft]:
+    read_by_effects = set()
+    for t in facts.app.transitions:
+        for e in t.effects:
+            for ex in [getattr(e, "value", None), *getattr(e, "record", {}).values()]:
+                if getattr(ex, "kind", None) == "var":
+                    read_by_effects.add(ex.name)
+    for name in sorted(facts.typable - read_by_effects):
+        bound = nm.bound_widget(facts.app, name, "text")
+        label = (nm.field_label(facts.app, *bound) if bound is not None
+                 else f"the {nm.humanize(name)} field")
+        yield Draft("fill", nm.humanize(name), f'Type "{{text}}" into {label}',
+                    [{"equals": {"var": name, "value": _p("text")}}], {"text": PHRASE},
+                    targets=(name,))
+
+
+def state_changing(facts: AppFacts) -> Iterator[Draft]:
+    """Every state-changing draft, grouped by kind in a stable order."""
+    for gen in (creates, edits, toggles, deletes_and_selects, settings, counters, fills):
+        yield from gen(facts)

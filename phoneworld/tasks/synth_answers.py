@@ -1,0 +1,93 @@
+"""Task synthesis (information retrieval): facts a user could look up, as questions with answers.
+
+- "How many notes are there?", "How many notes are done?" / "... are not done?"
+- "Is the note "{title}" done?" (the flag of the record the parameter names)
+- "Is Dark mode turned on?" (a flag variable shown by a switch or checkbox)
+- "What is the streak?" (a number variable shown on screen)
+
+The answer is compared with the value read from the final state; a pin clause keeps that value
+at its start value, so an agent cannot make the question true instead of answering it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
+
+
+def plural(noun: str) -> str:
+    if noun.startswith("entry in "):
+        return "entries in " + noun[len("entry in "):]
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun if noun.endswith("s") else noun + "s"
+
+
+def _answer(value: Raw) -> Raw:
+    return {"equals": {"answer": True, "value": value}}
+
+
+def _flag_count(app_state: dict[str, Any], c: Collection, flag: str, on: bool) -> int:
+    recs = app_state.get(c.var.name) or []
+    return sum(1 for r in recs if isinstance(r, dict) and bool(r.get(flag)) == on)
+
+
+def collection_questions(facts: AppFacts) -> Iterator[Draft]:
+    state = facts.start
+    for c in facts.collections.values():
+        coll, noun = c.var.name, c.noun
+        if not c.var.fields:
+            continue
+        yield Draft("answer", f"count_{noun}", f"How many {plural(noun)} are there?",
+                    [_answer({"count": {"collection": coll}})], category="info_retrieval")
+        for flag in (f.name for f in c.var.fields if f.kind == "flag"):
+            word = nm.field_words(noun, flag)
+            for on in (True, False):
+                pin = {"count": {"collection": coll, "where": {flag: on},
+                                 "equals": _flag_count(state, c, flag, on)}}
+                yield Draft("answer", f"count_{noun}_{'' if on else 'not_'}{word}",
+                            f"How many {plural(noun)} are {'' if on else 'not '}{word}?",
+                            [_answer({"count": {"collection": coll, "where": {flag: on}}}), pin],
+                            category="info_retrieval")
+            if c.id_field is not None:
+                pin = {"count": {"collection": coll, "where": {flag: True},
+                                 "equals": _flag_count(state, c, flag, True)}}
+                look = {"lookup": {"collection": coll, "where": {c.id_field: {"param": "title"}},
+                                   "field": flag}}
+                yield Draft("answer", f"is_{noun}_{word}", f'Is the {noun} "{{title}}" {word}?',
+                            [_answer(look), pin],
+                            {"title": {"type": "text", "from": "app_data",
+                                       "source": f"{coll}.{c.id_field}"}},
+                            category="info_retrieval")
+
+
+def variable_questions(facts: AppFacts) -> Iterator[Draft]:
+    app = facts.app
+    for v in app.state:
+        if v.kind not in ("flag", "number"):
+            continue
+        attr = "checked" if v.kind == "flag" else "text"
+        bound = nm.bound_widget(app, v.name, attr)
+        if bound is None or bound[0] not in facts.reachable:
+            continue
+        init = facts.start.get(v.name)
+        pin = {"equals": {"var": v.name, "value": init}}
+        if v.kind == "flag":
+            label = nm.widget_label(bound[1], bound[2]) or nm.humanize(v.name)
+            text = (f"Is {label} turned on?" if nm.is_switch(bound[1])
+                    else f'Is "{label}" checked?')
+        else:
+            label = nm.meaningful(v.name)
+            if label is None or not isinstance(init, int) or isinstance(init, bool):
+                continue
+            text = f"What is the {label}?"
+        yield Draft("answer", nm.slug(text), text,
+                    [_answer({"var": v.name}), pin], category="info_retrieval")
+
+
+def questions(facts: AppFacts) -> Iterator[Draft]:
+    yield from collection_questions(facts)
+    yield from variable_questions(facts)

@@ -1,0 +1,149 @@
+"""`synthesize(app)`: every task synthesis proposes for an app, as task specs.
+
+Single drafts come from `synth` (state-changing) and `synth_answers` (questions); pairs combine
+two state-changing drafts of different kinds ("Add a note titled "A" and turn on Dark mode"), with
+their parameters renamed apart, drawn distinct where they come from the same data, and their
+count pins added up. Duplicates are dropped, each kind is capped, and ids are made unique.
+Which of these tasks are kept is the sanity check's decision (`phoneworld.tasks.sanity`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.errors import UsageError
+from phoneworld.ir.app import AppSpec
+from phoneworld.tasks.drafts import Draft, app_facts, to_spec
+from phoneworld.tasks.spec import TaskSpec
+from phoneworld.tasks.synth import state_changing
+from phoneworld.tasks.synth_answers import questions
+
+PAIRABLE = ("create", "edit", "toggle", "delete", "setting", "counter", "fill")
+DUPLICATE = "duplicate of another task"
+CAPPED = "over the per-kind cap"
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """How many tasks synthesis proposes per app."""
+
+    max_per_kind: int = field(default=12, metadata={"help": "Tasks per kind at most."})
+    max_pairs: int = field(default=8, metadata={"help": "Combined (two-effect) tasks at most."})
+
+    def __post_init__(self) -> None:
+        if self.max_per_kind < 1 or self.max_pairs < 0:
+            raise UsageError("max_per_kind must be >= 1 and max_pairs >= 0")
+
+
+@dataclass
+class Synthesis:
+    tasks: list[TaskSpec]
+    dropped: Counter[str]
+
+    @property
+    def proposed(self) -> int:
+        return len(self.tasks) + sum(self.dropped.values())
+
+
+def _rename(raw: Any, names: dict[str, str]) -> Any:
+    if isinstance(raw, dict):
+        if set(raw) == {"param"} and raw["param"] in names:
+            return {"param": names[raw["param"]]}
+        return {k: _rename(v, names) for k, v in raw.items()}
+    if isinstance(raw, list):
+        return [_rename(v, names) for v in raw]
+    return raw
+
+
+def _vars(d: Draft) -> set[str]:
+    return set(re.findall(r'"(?:var|collection)": "([^"]+)"', d.signature()))
+
+
+def combine(a: Draft, b: Draft) -> Draft | None:
+    """One task doing `a` and then `b`, or None when they cannot go together."""
+    if any(a.initial_state.get(k, v) != v for k, v in b.initial_state.items()):
+        return None
+    names = {p: f"{p}_2" for p in b.params if p in a.params}
+    params: dict[str, Any] = {k: dict(v) for k, v in a.params.items()}
+    for p, spec in b.params.items():
+        spec = dict(spec)
+        same = [q for q, s in a.params.items() if s.get("source") and s.get("source") == spec.get("source")]
+        if same:
+            spec["distinct_from"] = same
+        params[names.get(p, p)] = spec
+    second = b.instruction
+    for old, new in names.items():
+        second = second.replace("{" + old + "}", "{" + new + "}")
+    second = second[:1].lower() + second[1:] if not second[:2].isupper() else second
+    deltas = dict(a.deltas)
+    for k, (lo, hi) in b.deltas.items():
+        lo0, hi0 = deltas.get(k, (0, 0))
+        deltas[k] = (lo0 + lo, hi0 + hi)
+    return Draft("pair", f"{a.slug}_and_{b.slug}", f"{a.instruction.rstrip('.')} and {second}",
+                 a.clauses + _rename(b.clauses, names), params, deltas,
+                 {**a.initial_state, **b.initial_state}, kinds=(a.kind, b.kind),
+                 targets=a.targets + b.targets)
+
+
+def pairs(by_kind: dict[str, list[Draft]], limit: int) -> list[Draft]:
+    kinds = [k for k in PAIRABLE if by_kind.get(k)]
+    out: list[Draft] = []
+    for ka, kb in itertools.combinations_with_replacement(kinds, 2):
+        if len(out) >= limit:
+            break
+        if ka == kb and ka != "setting":
+            continue
+        for a, b in itertools.product(by_kind[ka], by_kind[kb]):
+            if a is b or (a.kind == "setting" and _vars(a) & _vars(b)) or _rename_like(a, b):
+                continue
+            both = combine(a, b)
+            if both is not None:
+                out.append(both)
+                break
+    return out
+
+
+def _rename_like(a: Draft, b: Draft) -> bool:
+    """Adding one record and deleting another of the same list ends in the state a rename
+    reaches: the oracle would rename, and the task would teach the wrong thing."""
+    return {a.kind, b.kind} == {"create", "delete"} and bool(set(a.deltas) & set(b.deltas))
+
+
+def _task_id(d: Draft, used: set[str]) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "_", f"{d.kind}_{d.slug}".lower()).strip("_")[:60] or "task"
+    if not slug[0].isalpha():
+        slug = "t_" + slug
+    out, n = slug, 2
+    while out in used:
+        out, n = f"{slug}_{n}", n + 1
+    used.add(out)
+    return out
+
+
+def synthesize(app: AppSpec, config: SynthConfig | None = None) -> Synthesis:
+    """Task specs for `app` (not yet sanity-checked), and what was dropped, by reason."""
+    config = config or SynthConfig()
+    facts = app_facts(app)
+    dropped: Counter[str] = Counter()
+    seen: set[str] = set()
+    by_kind: dict[str, list[Draft]] = {}
+    for d in [*state_changing(facts), *questions(facts)]:
+        keys = (d.signature(), d.instruction + repr(sorted(d.initial_state.items())))
+        if any(k in seen for k in keys):  # same rule, or an instruction that reads the same
+            dropped[DUPLICATE] += 1
+            continue
+        seen.update(keys)
+        group = by_kind.setdefault(d.kind, [])
+        if len(group) >= config.max_per_kind:
+            dropped[CAPPED] += 1
+            continue
+        group.append(d)
+    drafts = [d for k in by_kind for d in by_kind[k]]
+    drafts += pairs({k: v for k, v in by_kind.items() if k in PAIRABLE}, config.max_pairs)
+    used: set[str] = set()
+    tasks = [to_spec(d, _task_id(d, used), facts) for d in drafts]
+    return Synthesis(tasks, dropped)

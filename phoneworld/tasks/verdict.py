@@ -1,0 +1,246 @@
+"""What success rules mean: the primitives generated verifiers call, and the `Verdict` they return.
+
+Generated verifier modules (`verifiers/<task>.py`) are straight-line calls of these functions, one
+function per clause of the rule, so a failed check names its clause.
+
+Comparison conventions (shared by every verifier):
+- Values compare by normalized text: None is "", true/false are "true"/"false", numbers their
+  digits; text is stripped, whitespace-collapsed, case-folded, with surrounding quotes and a final
+  period dropped; "yes"/"on" mean "true" and "no"/"off" mean "false".
+- `contains` is containment of normalized texts (there "yes" is just a word).
+- An answer matches an integer when it is that integer, or holds exactly one integer and it is
+  that one ("3 notes"); otherwise it must equal the expected value's normalized text.
+- `count` bounds are integers; a bound that is no integer fails the clause.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Cond = tuple[str, str, Any]  # (field, "eq" | "contains", value)
+Clause = Callable[[], "Verdict"]
+_INT = re.compile(r"[-+]?\d+")
+_TRUE = {"true", "yes", "on", "y"}
+_FALSE = {"false", "no", "off", "n"}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of a verifier: passed, why, and which clause decided it."""
+
+    passed: bool
+    reason: str
+    clause: str = ""
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+def norm(v: Any) -> str:
+    """A value's normalized text for equality (see the module docstring)."""
+    if isinstance(v, (list, tuple, dict)):
+        return str(len(v))
+    return _norm(v)
+
+
+def text_norm(v: Any) -> str:
+    """A value's normalized text for containment: as `norm`, without reading yes/no as flags."""
+    if isinstance(v, (list, tuple, dict)):
+        return str(len(v))
+    return _text(v)
+
+
+@functools.lru_cache(maxsize=65536)
+def _text(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    s = " ".join(str(v).split()).casefold()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
+        s = s[1:-1].strip()
+    return s.rstrip(".").strip()
+
+
+@functools.lru_cache(maxsize=65536)
+def _norm(v: Any) -> str:
+    s = _text(v)
+    if s in _TRUE:
+        return "true"
+    if s in _FALSE:
+        return "false"
+    return s
+
+
+def same(a: Any, b: Any) -> bool:
+    return norm(a) == norm(b)
+
+
+def has_text(haystack: Any, needle: Any) -> bool:
+    return text_norm(needle) in text_norm(haystack)
+
+
+def show(v: Any) -> str:
+    """A value as it appears in a reason."""
+    if v is None:
+        return "nothing"
+    return repr(v) if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)
+
+
+# ----------------------------------------------------------------------------- reading state
+
+
+def param(params: Mapping[str, Any], name: str) -> Any:
+    if name not in params:
+        raise KeyError(f"the task parameter {name!r} was not given to the verifier")
+    return params[name]
+
+
+def var(state: Mapping[str, Any], name: str) -> Any:
+    return state.get(name)
+
+
+def records(state: Mapping[str, Any], collection: str) -> list[Mapping[str, Any]]:
+    recs = state.get(collection)
+    return [r for r in recs if isinstance(r, dict)] if isinstance(recs, list) else []
+
+
+def matching(state: Mapping[str, Any], collection: str,
+             where: tuple[Cond, ...]) -> list[Mapping[str, Any]]:
+    """The records of `collection` that meet every condition of `where`."""
+    recs = records(state, collection)
+    if not where:
+        return recs
+    conds = [(f, op == "contains", text_norm(v) if op == "contains" else norm(v))
+             for f, op, v in where]
+    out = []
+    for r in recs:
+        for f, contain, want in conds:
+            if not (want in text_norm(r.get(f)) if contain else norm(r.get(f)) == want):
+                break
+        else:
+            out.append(r)
+    return out
+
+
+def count_of(state: Mapping[str, Any], collection: str, where: tuple[Cond, ...] = ()) -> int:
+    return len(matching(state, collection, where))
+
+
+def lookup(state: Mapping[str, Any], collection: str, where: tuple[Cond, ...], field: str) -> Any:
+    found = matching(state, collection, where)
+    return found[0].get(field) if found else None
+
+
+def selected(state: Mapping[str, Any], selection: str, collection: str, field: str) -> Any:
+    idx = state.get(selection)
+    recs = records(state, collection)
+    if isinstance(idx, int) and not isinstance(idx, bool) and 0 <= idx < len(recs):
+        return recs[idx].get(field)
+    return None
+
+
+def describe_where(where: tuple[Cond, ...]) -> str:
+    if not where:
+        return ""
+    parts = [f"{f} {'contains' if op == 'contains' else '=='} {show(v)}" for f, op, v in where]
+    return " where " + " and ".join(parts)
+
+
+# ----------------------------------------------------------------------------- leaf clauses
+
+
+def exists(state: Mapping[str, Any], collection: str, where: tuple[Cond, ...],
+           label: str) -> Verdict:
+    if matching(state, collection, where):
+        return Verdict(True, f"a record of {collection}{describe_where(where)} exists", label)
+    return Verdict(False, f"no record of {collection}{describe_where(where)}", label)
+
+
+def _as_int(v: Any) -> int | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and _INT.fullmatch(v.strip()):
+        return int(v)
+    return None
+
+
+def count(state: Mapping[str, Any], collection: str, where: tuple[Cond, ...], label: str,
+          equals: Any = None, at_least: Any = None, at_most: Any = None) -> Verdict:
+    n = count_of(state, collection, where)
+    what = f"{n} record(s) of {collection}{describe_where(where)}"
+    for name, bound, ok in (("exactly", equals, lambda b: n == b),
+                            ("at least", at_least, lambda b: n >= b),
+                            ("at most", at_most, lambda b: n <= b)):
+        if bound is None:
+            continue
+        b = _as_int(bound)
+        if b is None:
+            return Verdict(False, f"the bound {show(bound)} is not an integer", label)
+        if not ok(b):
+            return Verdict(False, f"{what}, wanted {name} {b}", label)
+    return Verdict(True, what, label)
+
+
+def equals(actual: Any, expected: Any, label: str, what: str) -> Verdict:
+    if same(actual, expected):
+        return Verdict(True, f"{what} is {show(actual)}", label)
+    return Verdict(False, f"{what} is {show(actual)}, wanted {show(expected)}", label)
+
+
+def contains(actual: Any, expected: Any, label: str, what: str) -> Verdict:
+    if actual is not None and has_text(actual, expected):
+        return Verdict(True, f"{what} {show(actual)} contains {show(expected)}", label)
+    return Verdict(False, f"{what} {show(actual)} does not contain {show(expected)}", label)
+
+
+def answer_matches(answer: Any, expected: Any) -> bool:
+    if answer is None:
+        return False
+    want = _as_int(expected)
+    if want is not None:
+        ints = _INT.findall(str(answer))
+        return len(ints) == 1 and int(ints[0]) == want
+    return same(answer, expected)
+
+
+def answer_equals(answer: Any, expected: Any, label: str) -> Verdict:
+    if answer is None:
+        return Verdict(False, "no answer was given", label)
+    if answer_matches(answer, expected):
+        return Verdict(True, f"the answer {show(answer)} is right", label)
+    return Verdict(False, f"the answer {show(answer)} is not {show(expected)}", label)
+
+
+# ----------------------------------------------------------------------------- composites
+
+
+def all_of(label: str, clauses: Iterable[Clause]) -> Verdict:
+    for clause in clauses:
+        v = clause()
+        if not v.passed:
+            return v
+    return Verdict(True, "every clause holds", label)
+
+
+def any_of(label: str, clauses: Iterable[Clause]) -> Verdict:
+    failed: list[Verdict] = []
+    for clause in clauses:
+        v = clause()
+        if v.passed:
+            return v
+        failed.append(v)
+    why = "; ".join(f"[{v.clause}] {v.reason}" for v in failed)
+    return Verdict(False, f"none of the alternatives holds: {why}", label)
+
+
+def not_(label: str, inner: Verdict) -> Verdict:
+    if inner.passed:
+        return Verdict(False, f"it must not hold, but {inner.reason}", label)
+    return Verdict(True, f"as required, {inner.reason}", label)

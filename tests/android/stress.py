@@ -1,0 +1,91 @@
+"""A synthetic app past what the traces hold: a screen of 1,500 widgets, a 30,000-character text,
+450 initial records and a scrolling list, to check that the generated Kotlin stays within the
+JVM's limits (64 KiB methods, 64 KiB string constants, 65,535 constant-pool entries a class)."""
+
+from __future__ import annotations
+
+from phoneworld.ir.app import (
+    AppSpec, FieldSpec, ItemField, ListSpec, Lit, RecordRef, ScreenSpec, Selected, SelectEffect,
+    SetEffect, StateVar, ToggleEffect, Transition, Var, VarRef, Widget,
+)
+from phoneworld.ir.app import Input as InputExpr
+from phoneworld.ir.base import Bounds
+from phoneworld.ir.trace import Device
+
+PKG = "com.phoneworld.stress"
+W, H = 1080, 1920
+WIDGETS = 1500
+RECORDS = 450
+LONG_TEXT = ("A very long label, with \"quotes\", $dollars and \\backslashes\\. " * 500)[:30000]
+
+
+def _b(x1: int, y1: int, x2: int, y2: int) -> Bounds:
+    return Bounds(x1=x1, y1=y1, x2=x2, y2=y2)
+
+
+def _big_screen() -> ScreenSpec:
+    cells = tuple(
+        Widget(wid=f"cell_{i}", cls="android.widget.TextView", resource_id=f"{PKG}:id/cell_{i}",
+               text=Lit(value=f"Cell {i} \u00e9\U0001F600 {'x' * (i % 40)}"),
+               bounds=_b((i % 30) * 36, 700 + (i // 30) * 20, (i % 30) * 36 + 36,
+                         720 + (i // 30) * 20))
+        for i in range(WIDGETS)
+    )
+    row = Widget(wid="row", cls="android.widget.LinearLayout", bounds=_b(0, 200, W, 260),
+                 clickable=True, children=(
+                     Widget(wid="row_title", cls="android.widget.TextView", bounds=_b(80, 200, 900, 260),
+                            text=ItemField(field="title", fmt="#{}")),
+                     Widget(wid="row_done", cls="android.widget.CheckBox", bounds=_b(0, 200, 80, 260),
+                            checkable=True, clickable=True, checked=ItemField(field="done")),
+                 ))
+    rows = Widget(wid="rows", cls="android.widget.ListView", bounds=_b(0, 200, W, 680),
+                  scrollable=True, list=ListSpec(collection="rows", item=row, pitch=60, max_visible=8))
+    root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
+        Widget(wid="query", cls="android.widget.EditText", bounds=_b(0, 60, W, 180), clickable=True,
+               focusable=True, text=Var(name="query")),
+        Widget(wid="long_label", cls="android.widget.TextView", bounds=_b(0, 180, W, 200),
+               text=Lit(value=LONG_TEXT)),
+        rows, *cells,
+    ))
+    return ScreenSpec(id="s00_big", name="big", package=PKG, root=root)
+
+
+def _detail_screen() -> ScreenSpec:
+    root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
+        Widget(wid="title", cls="android.widget.TextView", bounds=_b(0, 100, W, 200),
+               text=Selected(collection="rows", field="title")),
+        Widget(wid="n", cls="android.widget.TextView", bounds=_b(0, 200, W, 300),
+               text=Selected(collection="rows", field="n", fmt="{} points")),
+        Widget(wid="rename", cls="android.widget.Button", bounds=_b(0, 300, W, 400),
+               clickable=True, text=Lit(value="Rename to query")),
+    ))
+    return ScreenSpec(id="s01_detail", name="detail", package=PKG, root=root)
+
+
+def stress_spec() -> AppSpec:
+    records = [{"title": f"Record {i} <&> \"{i}\"", "done": i % 3 == 0, "n": i}
+               for i in range(RECORDS)]
+    return AppSpec(
+        package=PKG, label="Stress", device=Device(width=W, height=H), start_screen="s00_big",
+        screens=(_big_screen(), _detail_screen()),
+        transitions=(
+            Transition(id="t0", screen="s00_big", action="click", widget="row",
+                       effects=(SelectEffect(collection="rows"),), target="s01_detail"),
+            Transition(id="t1", screen="s00_big", action="type", widget="query",
+                       effects=(SetEffect(ref=VarRef(name="query"), value=InputExpr()),), nav="stay"),
+            Transition(id="t2", screen="s01_detail", action="click", widget="rename",
+                       effects=(SetEffect(ref=RecordRef(collection="rows", target="selected",
+                                                        field="title"), value=Var(name="query")),
+                                ToggleEffect(ref=RecordRef(collection="rows", target="selected",
+                                                           field="done"))),
+                       target="s00_big", nav="pop"),
+        ),
+        state=(
+            StateVar(name="query", kind="text"),
+            StateVar(name="rows", kind="collection", fields=(
+                FieldSpec(name="title", kind="text"), FieldSpec(name="done", kind="flag", default=False),
+                FieldSpec(name="n", kind="number", default=0))),
+            StateVar(name="rows_selected", kind="selection", collection="rows"),
+        ),
+        initial_state={"query": "", "rows": records, "rows_selected": None},
+    )
