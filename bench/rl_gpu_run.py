@@ -63,12 +63,13 @@ class Plan:
     update_groups: int = 8
     max_new_tokens: int = 48
     speed_new_tokens: int = 32
+    batch_bucket: int = 64
 
 
 SMOKE = Plan(model="tiny", budget_s=900, sft_s=60, rl_max_s=60, demos_per_task=1, sft_epochs=1,
              sft_batch=4, group_size=2, groups_per_update=2, groups_per_batch=2, train_steps=2,
              eval_steps=2, eval_episodes=1, speed_episodes=(8,), speed_steps=2, update_groups=2,
-             max_new_tokens=8, speed_new_tokens=8)
+             max_new_tokens=8, speed_new_tokens=8, batch_bucket=8)
 
 
 class Clock:
@@ -140,8 +141,8 @@ def common(plan: Plan, train: list[str], held: list[str], new_tokens: int) -> di
                                         "heldout_fraction": 0.2,
                                         "train_max_steps": plan.train_steps,
                                         "eval_max_steps": plan.eval_steps},
-            "sampling": {"batch_bucket": 64 if plan.model != "tiny" else 8,
-                         "length_bucket": 64 if plan.model != "tiny" else 16,
+            "sampling": {"batch_bucket": plan.batch_bucket,
+                         "length_bucket": 64 if plan.batch_bucket >= 64 else 16,
                          "max_batch": 1024}}
 
 
@@ -150,7 +151,7 @@ def common(plan: Plan, train: list[str], held: list[str], new_tokens: int) -> di
 
 def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> dict[str, Any]:
     """Rollout and update speed with random weights (the anchor's conditions)."""
-    from rl_speed import rollout_speed, update_speed
+    from rl_speed import anchor_trainer, rollout_speed, update_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, from_dict
@@ -170,33 +171,12 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
         out["rollout"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
         log.info("rollout %d episodes: %.0f agent steps/s", n,
                  out["rollout"][str(n)]["steps_per_s"])
-    out["update_64x10"] = update_speed(_update_trainer(plan, work, base, policy))
+    trainer = anchor_trainer(base, policy, work / "speed_run", plan.group_size,
+                             plan.update_groups, plan.speed_steps)
+    out["update_64x10"] = update_speed(trainer)
     log.info("update at %d episodes x %d steps: %.2f s", plan.update_groups * plan.group_size,
              plan.speed_steps, out["update_64x10"]["update_s"])
     return out
-
-
-def _update_trainer(plan: Plan, work: Path, base: dict[str, Any], policy: Any) -> Any:
-    """A GRPO trainer on the anchor's workload; coin-flip rewards (random weights never succeed,
-    and timing needs rows to train on)."""
-    from rl.assembly import build_sources
-    from rl.config import load_config
-    from rl.grpo_config import GRPOConfig
-    from rl.grpo_trainer import GRPOTrainer
-
-    over = {**base, "real_ratio": 0.0, "group_size": plan.group_size, "resume": False,
-            "groups_per_update": plan.update_groups, "output_dir": str(work / "speed_run"),
-            "micro_batch_tokens": 32768, "drop_zero_variance": False, "max_staleness": 0,
-            "sources": [{"name": "mock", "kind": "sim",
-                         "groups_per_batch": plan.update_groups}]}
-    over["tasks"] = {**base["tasks"], "train_max_steps": plan.speed_steps,
-                     "terminate_on_success": False}
-    cfg = load_config(GRPOConfig, None, over)
-    sources = build_sources(cfg, None)
-    rng = random.Random(0)
-    for s in sources:
-        s.reward = lambda ep: float(rng.random() < 0.5)
-    return GRPOTrainer(cfg, policy=policy, sources=sources)
 
 
 def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,

@@ -92,3 +92,25 @@ def update_speed(trainer: Any, updates: int = 3) -> dict[str, Any]:
             "update_s": statistics.mean(r["update_s"] for r in steady),
             "rollout_s": statistics.mean(r["rollout_s"] for r in steady),
             "train_s": statistics.mean(r["train_s"] for r in steady)}
+
+
+def anchor_trainer(base: dict[str, Any], policy: Any, out: Any, group_size: int, groups: int,
+                   steps: int) -> Any:
+    """A GRPO trainer on the anchor's workload (groups x G episodes of exactly `steps` steps),
+    with coin-flip rewards: random weights never succeed, and timing needs rows to train on."""
+    from rl.assembly import build_sources
+    from rl.config import load_config
+    from rl.grpo_config import GRPOConfig
+    from rl.grpo_trainer import GRPOTrainer
+
+    over = {**base, "real_ratio": 0.0, "group_size": group_size, "resume": False,
+            "groups_per_update": groups, "output_dir": str(out), "micro_batch_tokens": 32768,
+            "drop_zero_variance": False, "max_staleness": 0,
+            "sources": [{"name": "mock", "kind": "sim", "groups_per_batch": groups}]}
+    over["tasks"] = {**base["tasks"], "train_max_steps": steps, "terminate_on_success": False}
+    cfg = load_config(GRPOConfig, None, over)
+    sources = build_sources(cfg, None)
+    rng = random.Random(0)
+    for s in sources:
+        s.reward = lambda ep: float(rng.random() < 0.5)
+    return GRPOTrainer(cfg, policy=policy, sources=sources)

@@ -48,10 +48,11 @@ def _progress() -> Progress:
 def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Supervised fine-tuning on oracle demonstrations (TRL SFTTrainer)."""
     from rl.sft_config import SFTConfig
-    from rl.sft_trainer import run_sft
 
     try:
         cfg = _load(SFTConfig, config, sets)
+        from rl.sft_trainer import run_sft
+
         with _progress() as prog:
             bar = prog.add_task("sft", total=None, info="")
 
@@ -70,10 +71,11 @@ def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
 def train(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Online RL: step-wise GRPO over mixed mock/real sources."""
     from rl.grpo_config import GRPOConfig
-    from rl.grpo_trainer import GRPOTrainer
 
     try:
-        cfg = _load(GRPOConfig, config, sets)
+        cfg = _load(GRPOConfig, config, sets)  # a bad config fails before torch is imported
+        from rl.grpo_trainer import GRPOTrainer
+
         trainer = GRPOTrainer(cfg)
         with _progress() as prog:
             bar = prog.add_task("grpo", total=cfg.updates, completed=trainer.start_update, info="")
@@ -96,10 +98,11 @@ def eval_(config: Optional[Path] = CONFIG, sets: list[str] = SET,
           as_json: bool = typer.Option(False, "--json", help="Print the JSON results.")) -> None:
     """Success per category on held-out tasks and apps, mean steps, parse-error rate."""
     from rl.eval_config import EvalConfig
-    from rl.evaluate import evaluate, rows_for_table
 
     try:
         cfg = _load(EvalConfig, config, sets)
+        from rl.evaluate import evaluate, rows_for_table
+
         with err.status("evaluating"):
             result = evaluate(cfg)
     except (PhoneworldError, RuntimeError, ValueError) as exc:

@@ -147,10 +147,18 @@ def run(cmd: list[str | Path], what: str, cwd: Path | None = None, timeout: floa
     except subprocess.TimeoutExpired as exc:
         raise ToolchainError(f"{what}: `{_short(argv)}` timed out after {timeout:.0f}s") from exc
     if proc.returncode != 0:
-        tail = (proc.stdout + proc.stderr)[-TAIL_CHARS:]
+        log_text = proc.stdout + proc.stderr
         raise ToolchainError(
-            f"{what} failed: `{_short(argv)}` exited with code {proc.returncode}; log tail:\n{tail}")
+            f"{what} failed: `{_short(argv)}` exited with code {proc.returncode}"
+            f"{_first_errors(log_text)}; log tail:\n{log_text[-TAIL_CHARS:]}")
     return proc.stdout
+
+
+def _first_errors(log_text: str, limit: int = 8) -> str:
+    """The first error lines of a long log (a compiler's cause comes before its stack trace)."""
+    keys = ("error:", "Exception", "Caused by", "FAILED", "Error:")
+    hits = [line.strip()[:300] for line in log_text.splitlines() if any(k in line for k in keys)]
+    return "; first errors:\n  " + "\n  ".join(hits[:limit]) if hits else ""
 
 
 def _short(argv: list[str], limit: int = 600) -> str:
