@@ -19,6 +19,7 @@ import argparse
 import json
 import logging
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -51,11 +52,18 @@ def default_apps(work: Path) -> list[Path]:
     return apps
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the tools)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure(app_dir: Path, work: Path, label: str) -> dict[str, Any]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     r = build_apk(app_dir, work / f"{app_dir.name}-{label}.apk", route="offline")
     wall = time.perf_counter() - start
-    return {"seconds": round(wall, 2), "steps": r.steps, "size": r.size, "dex_cached": r.dex_cached}
+    return {"seconds": round(wall, 2), "cpu_seconds": round(_cpu() - cpu, 2), "steps": r.steps,
+            "size": r.size, "dex_cached": r.dex_cached}
 
 
 def main() -> None:
@@ -87,13 +95,17 @@ def main() -> None:
             row["cached"] = measure(app_dir, work, "cached")
             row["warm"] = measure(app_dir, work, "warm")
             results.append(row)
-    print(f"{'app':32} {'screens':>7} {'widgets':>7} {'cold s':>7} {'cached s':>8} "
-          f"{'warm s':>7} {'APK KiB':>8}")
+    print("wall seconds (CPU seconds of the build and its tools)")
+    print(f"{'app':32} {'screens':>7} {'widgets':>7} {'cold':>14} {'cached':>14} "
+          f"{'warm':>12} {'APK KiB':>8}")
+
+    def cell(m: dict[str, Any] | None, width: int) -> str:
+        return f"{'-':>{width}}" if m is None else \
+            f"{m['seconds']:.1f} ({m['cpu_seconds']:.1f})".rjust(width)
+
     for r in results:
-        cold = f"{r['cold']['seconds']:.1f}" if r["cold"] else "-"
-        print(f"{r['app']:32} {r['screens']:>7} {r['widgets']:>7} {cold:>7} "
-              f"{r['cached']['seconds']:>8.1f} {r['warm']['seconds']:>7.1f} "
-              f"{r['warm']['size'] / 1024:>8.0f}")
+        print(f"{r['app']:32} {r['screens']:>7} {r['widgets']:>7} {cell(r['cold'], 14)} "
+              f"{cell(r['cached'], 14)} {cell(r['warm'], 12)} {r['warm']['size'] / 1024:>8.0f}")
     print("cold includes: " + ", ".join(f"{k} {v:.1f}s" for k, v in
                                         (results[0]["cold"] or {}).get("steps", {}).items()))
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

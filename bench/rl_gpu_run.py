@@ -340,20 +340,18 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--work", type=Path, default=Path("/tmp/rlgpu_work"))
     ap.add_argument("--budget-s", type=float, default=None)
-    ap.add_argument("--small", action="store_true", help="smoke sizes with the real model and "
-                    "data (a CPU check of the GPU phases)")
+    ap.add_argument("--with-real-apps", action="store_true", help="smoke: also use the "
+                    "carried real-data apps (.rlgpu/b/apps)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     plan = SMOKE if args.phase == "smoke" else Plan()
-    if args.small:
-        plan = Plan(**{**SMOKE.__dict__, "model": "gguf"})
     if args.budget_s:
         plan.budget_s = args.budget_s
     clock = Clock(plan.budget_s)
     if args.phase == "smoke":
         shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True, exist_ok=True)
-    train, held = apps(args.work, args.phase == "smoke")
+    train, held = apps(args.work, args.phase == "smoke" and not args.with_real_apps)
     result: dict[str, Any] = {
         "phase": args.phase, "command": os.environ.get("RL_GPU_COMMAND", " ".join(sys.argv)),
         "machine": machine(), "apps": {"train": [Path(a).name for a in train],
