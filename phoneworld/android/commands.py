@@ -81,27 +81,30 @@ def mount(app: typer.Typer, fail: Callable[[PhoneworldError], None]) -> None:
                                    "(android.jar, dx, the dexed Kotlin runtime, the debug key)."),
     ) -> None:
         """List the Android tools found or missing, and how to install them (exit 3 if missing)."""
-        table = Table(title="phoneworld doctor (Android output)")
-        for col in ("tool", "status", "path / how to install", "used for"):
-            table.add_column(col)
-        rows = doctor_rows()
-        for row in rows:
-            style = "red" if row[1] == "MISSING" else None
-            table.add_row(*row, style=style)
-        err.print(table)
-        missing = [r for r in rows if r[1] == "MISSING"]
-        if missing:
-            fail(ToolchainError("missing Android build tools:\n" + "\n".join(
-                f"  {name}: {hint}" for name, _, hint, _ in missing)))
-            return
-        if fetch:
-            from phoneworld.android import platform
+        try:
+            run_doctor(err, fetch)
+        except PhoneworldError as exc:
+            fail(exc)
 
-            try:
-                for name, fn in (("android.jar", platform.android_jar), ("dx", platform.fetch_dx),
-                                 ("kotlin-stdlib dex", platform.stdlib_dex),
-                                 ("debug keystore", platform.debug_keystore)):
-                    with err.status(f"preparing {name}"):
-                        typer.echo(f"{name}: {fn()}")
-            except PhoneworldError as exc:
-                fail(exc)
+
+def run_doctor(err: Console, fetch: bool) -> None:
+    """Print the tool table; raise ToolchainError naming what is missing; optionally fill the cache."""
+    table = Table(title="phoneworld doctor (Android output)")
+    for col in ("tool", "status", "path / how to install", "used for"):
+        table.add_column(col)
+    rows = doctor_rows()
+    for row in rows:
+        table.add_row(*row, style="red" if row[1] == "MISSING" else None)
+    err.print(table)
+    missing = [r for r in rows if r[1] == "MISSING"]
+    if missing:
+        raise ToolchainError("missing Android build tools:\n" + "\n".join(
+            f"  {name}: {hint}" for name, _, hint, _ in missing))
+    if fetch:
+        from phoneworld.android import platform
+
+        for name, fn in (("android.jar", platform.android_jar), ("dx", platform.fetch_dx),
+                         ("kotlin-stdlib dex", platform.stdlib_dex),
+                         ("debug keystore", platform.debug_keystore)):
+            with err.status(f"preparing {name}"):
+                typer.echo(f"{name}: {fn()}")

@@ -18,7 +18,7 @@ from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import TasksSummary
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks.codegen import Verifier, compile_verifier
-from phoneworld.tasks.oracle import OracleConfig, OracleResult, solve
+from phoneworld.tasks.oracle import Move, OracleConfig, OracleResult, solve
 from phoneworld.tasks.params import TaskInstance, instantiate
 from phoneworld.tasks.spec import TaskSpec
 
@@ -43,7 +43,8 @@ class TaskCheck:
     verifier: Verifier | None = None
 
 
-def replay(sim: Simulator, inst: TaskInstance, verifier: Verifier, moves: tuple) -> bool:  # type: ignore[type-arg]
+def replay(sim: Simulator, inst: TaskInstance, verifier: Verifier,
+           moves: tuple[Move, ...]) -> bool:
     """Whether `moves` from the instance's start make the verifier pass."""
     sim.reset(inst.state)
     answer = None

@@ -106,7 +106,8 @@ class _Checker:
             return
         ok = {"text": ("text", "number", "date"), "date": ("text", "date"),
               "number": ("number",), "selection": ("number",), "flag": ("flag",)}
-        if target == "number" and got == "text" and isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        digits = isinstance(v, str) and v.strip().lstrip("-").isdigit()
+        if target == "number" and got == "text" and digits:
             return
         if got not in ok.get(target, (got,)):
             self.err(codes.TYPE_MISMATCH, f"{what} is a {target} but the value {_show(v)} is a "

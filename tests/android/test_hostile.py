@@ -17,7 +17,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from phoneworld.android.conformance import TEXTS, RandomWalk, episode_sequences
+from phoneworld.android.conformance import RandomWalk, episode_sequences
 from phoneworld.android.escape import CHUNK_UNITS
 from phoneworld.android.jvm import _split, agree, compile_cores, replay
 from phoneworld.pipeline import BuildConfig, build, check
