@@ -59,17 +59,25 @@ def rollout_speed(policy: Any, tasks: list[tuple[TaskSource, list[str]]], episod
     for r in range(repeats + 1):
         runners = _runners(tasks, episodes, steps, seed + r)
         _sync()
+        before = dict(policy.gen.timing)
         t0 = time.perf_counter()
         eps = run_episodes(policy, runners)
         _sync()
         dt = time.perf_counter() - t0
+        spent = {k: v - before.get(k, 0) for k, v in policy.gen.timing.items()}
         n_steps = sum(len(e.steps) for e in eps)
         tokens = sum(len(s.completion_ids) for e in eps for s in e.steps)
         prompt = sum(len(s.suffix_ids) for e in eps for s in e.steps) / max(1, n_steps)
         runs.append({"seconds": dt, "agent_steps": n_steps, "steps_per_s": n_steps / dt,
                      "generated_tokens_per_s": tokens / dt,
                      "mean_action_tokens": tokens / max(1, n_steps),
-                     "mean_prompt_tokens": prompt + len(policy.prefix_ids)})
+                     "mean_prompt_tokens": prompt + len(policy.prefix_ids),
+                     "breakdown_s": {k: round(spent.get(k, 0.0), 3) for k in
+                                     ("prompt_s", "prefill_s", "decode_s")},
+                     "other_s (env, parsing, python)": round(dt - sum(
+                         spent.get(k, 0.0) for k in ("prompt_s", "prefill_s", "decode_s")), 3),
+                     "decode_steps": spent.get("decode_steps", 0),
+                     "padded_rows": spent.get("padded_rows", 0), "rows": spent.get("rows", 0)})
     steady = runs[1:]
     return {"episodes": episodes, "max_steps": steps, "warmup": runs[0], "runs": steady,
             "steps_per_s": statistics.mean(r["steps_per_s"] for r in steady),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,15 +72,17 @@ class Policy:
         with self.lock:
             was_training = self.rollout_model.training
             self.rollout_model.eval()
+            t0 = time.perf_counter()
             suffixes = self.builder.suffixes(views)
+            self.gen.timing["prompt_s"] += time.perf_counter() - t0
             samples = self.gen.generate(self.builder.prefix_ids, suffixes, greedy, seed)
             version = self.version
             if was_training:
                 self.rollout_model.train()
         out = []
-        for suffix, s in zip(suffixes, samples):
-            body = s.ids[:-1] if s.finished else s.ids
-            text = self.tok.decode(body, skip_special_tokens=False)
+        texts = self.tok.batch_decode([s.ids[:-1] if s.finished else s.ids for s in samples],
+                                      skip_special_tokens=False)
+        for suffix, s, text in zip(suffixes, samples, texts):
             action, error = None, None
             if not s.finished:
                 error = f"no end of turn within {len(s.ids)} tokens"

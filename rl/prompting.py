@@ -49,6 +49,24 @@ class PromptBuilder:
         sys_msg = [{"role": "system", "content": self.system}]
         self.prefix_text = tokenizer.apply_chat_template(sys_msg, tokenize=False)
         self.prefix_ids: list[int] = self._encode([self.prefix_text])[0]
+        self._wrap = self._wrapper()
+
+    def _wrapper(self) -> tuple[str, str] | None:
+        """The text the template puts around a user message, when it is plain concatenation
+        (ChatML is), so that suffixes need no template rendering per step."""
+        probe = "\x00probe\x00"
+        text = self._render(probe)
+        if text.count(probe) != 1:
+            return None
+        head, tail = text.split(probe)
+        return (head, tail) if self._render("a\nb") == f"{head}a\nb{tail}" else None
+
+    def _render(self, user: str) -> str:
+        msgs = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        full = self.tok.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True)
+        if not full.startswith(self.prefix_text):
+            raise ValueError("the chat template does not render the system message as a prefix")
+        return str(full[len(self.prefix_text):])
 
     def _encode(self, texts: list[str]) -> list[list[int]]:
         return list(self.tok(texts, add_special_tokens=False)["input_ids"])
@@ -61,12 +79,10 @@ class PromptBuilder:
                 + f"\nScreen:\n{view.screen_text if screen is None else screen}")
 
     def suffix_text(self, view: StepView, screen: str | None = None) -> str:
-        msgs = [{"role": "system", "content": self.system},
-                {"role": "user", "content": self.user_text(view, screen)}]
-        full = self.tok.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True)
-        if not full.startswith(self.prefix_text):
-            raise ValueError("the chat template does not render the system message as a prefix")
-        return str(full[len(self.prefix_text):])
+        user = self.user_text(view, screen)
+        if self._wrap is not None:
+            return self._wrap[0] + user + self._wrap[1]
+        return self._render(user)
 
     def clip_screen(self, text: str) -> str:
         """The screen text cut at a line boundary to fit `max_screen_tokens`."""

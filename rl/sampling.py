@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +110,7 @@ class BatchGenerator:
         self.model, self.eos, self.pad, self.cfg = model, eos_id, pad_id, cfg
         self.max_new = max_new_tokens
         self._prefix: tuple[tuple[int, ...], Any] | None = None
+        self.timing: Counter[str] = Counter()  # seconds and counts, for speed reports
         params = inspect.signature(model.forward).parameters
         self._cache_kw = "cache" if "cache" in params else "past_key_values"
 
@@ -187,9 +190,14 @@ class BatchGenerator:
     @torch.no_grad()
     def _chunk(self, prefix: list[int], suffixes: list[list[int]], greedy: bool,
                gen: Any) -> list[Sample]:
+        t0 = time.perf_counter()
         ids, mask, pos, past = self._inputs(prefix, suffixes)
         batch = ids.shape[0]
         logits, past = self._forward(past, input_ids=ids, attention_mask=mask, position_ids=pos)
+        self._sync()
+        t1 = time.perf_counter()
+        self.timing["prefill_s"] += t1 - t0
+        self.timing["prefill_tokens"] += batch * ids.shape[1]
         done = torch.zeros(batch, dtype=torch.bool, device=ids.device)
         done[len(suffixes):] = True
         toks, lps = [], []
@@ -200,19 +208,29 @@ class BatchGenerator:
             toks.append(tok)
             lps.append(lp)
             done = done | (tok == self.eos)
-            if t + 1 == self.max_new or bool(done.all()):
+            # checking for the end syncs with the GPU: every 4 tokens keeps the CPU ahead
+            if t + 1 == self.max_new or (t % 4 == 3 and bool(done.all())):
                 break
             mask = torch.cat([mask, torch.ones((batch, 1), dtype=mask.dtype, device=mask.device)], -1)
             pos = pos + 1
             logits, past = self._forward(past, input_ids=tok[:, None], attention_mask=mask,
                                          position_ids=pos)
-        return self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
-                             len(suffixes))
+        out = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
+                            len(suffixes))
+        self.timing["decode_s"] += time.perf_counter() - t1
+        self.timing["decode_steps"] += len(toks)
+        self.timing["rows"] += len(suffixes)
+        self.timing["padded_rows"] += batch
+        return out
+
+    def _sync(self) -> None:
+        if self.device.type == "cuda":
+            torch.cuda.synchronize()
 
     def _collect(self, toks: torch.Tensor, lps: torch.Tensor, n: int) -> list[Sample]:
         samples = []
-        for i in range(n):
-            row = toks[i].tolist()
+        rows, probs = toks[:n].tolist(), lps[:n].tolist()
+        for row, lp in zip(rows, probs):
             end = row.index(self.eos) + 1 if self.eos in row else len(row)
-            samples.append(Sample(row[:end], lps[i, :end].tolist(), self.eos in row[:end]))
+            samples.append(Sample(row[:end], lp[:end], self.eos in row[:end]))
         return samples
