@@ -101,7 +101,7 @@ class Move:
             return tr.Scroll(direction=self.direction, x=self.x, y=self.y)  # type: ignore[arg-type]
         if self.kind == "done":
             return tr.Done(answer=self.text)
-        return {"back": tr.Back, "enter": tr.Enter, "menu": tr.Menu}[self.kind]()
+        return {"back": tr.Back, "enter": tr.Enter, "menu": tr.Menu, "home": tr.Home}[self.kind]()
 
     def json_action(self, width: int, height: int) -> dict[str, Any]:
         """The paper's action format, coordinates normalized to [0, 1000]."""

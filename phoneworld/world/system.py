@@ -54,10 +54,10 @@ def _list(wid: str, collection: str, top: int, w: int, item: Widget, h: int) -> 
 
 
 def _screen(sid: str, name: str, package: str, kids: tuple[Widget, ...], w: int, h: int,
-            scrim: bool = False) -> ScreenSpec:
-    if scrim:  # a sheet over a dimmed screen: a tap on the dim part dismisses it
-        kids = (Widget(wid="scrim", cls="android.view.View", bounds=_b(0, 0, w, h), clickable=True,
-                       content_desc="Dismiss"), *kids)
+            scrim: tuple[int, int] | None = None) -> ScreenSpec:
+    if scrim is not None:  # the dimmed screen around a sheet or toolbar: a tap there dismisses it
+        kids = (Widget(wid="scrim", cls="android.view.View", bounds=_b(0, scrim[0], w, scrim[1]),
+                       clickable=True, content_desc="Dismiss"), *kids)
     root = Widget(wid="root", cls=FRAME, bounds=_b(0, 0, w, h), children=kids)
     return ScreenSpec(id=sid, name=name, package=package, root=root)
 
@@ -82,7 +82,7 @@ def _sheet(sid: str, title: str, package: str, body: Widget, w: int, h: int) -> 
     top = h - 126 - (MAX_ROWS + 1) * ROW
     panel = Widget(wid="sheet", cls=LINEAR, bounds=_b(0, top, w, h - 126), children=(
         _text("sheet_title", title, _b(42, top + 30, w - 42, top + ROW - 30)), body))
-    return _screen(sid, title.lower(), package, (panel,), w, h, scrim=True)
+    return _screen(sid, title.lower(), package, (panel,), w, h, scrim=(STATUS_H, top))
 
 
 def _menu(sid: str, items: list[str], w: int, h: int) -> ScreenSpec:
@@ -95,7 +95,7 @@ def _menu(sid: str, items: list[str], w: int, h: int) -> ScreenSpec:
         for i, name in enumerate(items))
     panel = Widget(wid="toolbar", cls=LINEAR, bounds=_b(x0, top, x0 + width * len(items), top + 160),
                    children=kids)
-    return _screen(sid, "text toolbar", SYSTEM_PACKAGE, (panel,), w, h, scrim=True)
+    return _screen(sid, "text toolbar", SYSTEM_PACKAGE, (panel,), w, h, scrim=(top + 200, h - 126))
 
 
 def system_spec(labels: list[str], device: Device) -> AppSpec:

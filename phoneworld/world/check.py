@@ -1,0 +1,125 @@
+"""World tasks: loading their specs (YAML, checked against the world's schema, PW3xx diagnostics
+with file and line) and the sanity check every kept task passes (doing nothing fails, an
+immediate `done` fails, the world oracle solves it and its solution replays).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from phoneworld.errors import EnvError, InputError
+from phoneworld.ir.diagnostics import Diagnostic, Diagnostics
+from phoneworld.tasks import codes
+from phoneworld.tasks import spec as s
+from phoneworld.tasks.codegen import compile_verifier
+from phoneworld.tasks.load import LoadedTask, YamlPath, parse_task, read_yaml, spec_files
+from phoneworld.tasks.oracle import OracleConfig
+from phoneworld.tasks.sanity import ALREADY, DONE_PASSES, NO_PARAMS, REPLAY, TaskCheck
+from phoneworld.tasks.typecheck import _Checker
+from phoneworld.world.device import World
+from phoneworld.world.oracle import replay, solve
+from phoneworld.world.schema import WorldSchema, instantiate, split_source, task_state
+
+log = logging.getLogger(__name__)
+
+
+class _WorldChecker(_Checker):
+    """The task checker of one app, reading a world's schema: namespaced names, world sources."""
+
+    def source(self, p: s.AppDataGen, path: YamlPath) -> None:
+        var, field = split_source(p.source)
+        if field:
+            coll = self.collection(var, (*path, "source"))
+            if coll is not None:
+                self.field_kind(coll, field, (*path, "source"))
+        else:
+            self.scalar_var(var, (*path, "source"))
+
+    def initial_state(self) -> None:
+        try:
+            task_state(self.spec, self.app)  # type: ignore[arg-type]
+        except EnvError as exc:
+            self.err(codes.UNKNOWN_NAME, str(exc), ("initial_state",),
+                     "keys are '<package>:<variable>', @clipboard, @files or @notifications")
+
+
+def check_spec(task: LoadedTask, schema: WorldSchema) -> list[Diagnostic]:
+    c = _WorldChecker(task, schema)  # type: ignore[arg-type]
+    c.header()
+    c.params()
+    c.initial_state()
+    c.rule(task.spec.rule, ("rule",))
+    return c.out
+
+
+def load_world_tasks(paths: Iterable[Path], schema: WorldSchema) -> list[LoadedTask]:
+    """Every world task spec under `paths`, checked; raise InputError with all problems."""
+    diags = Diagnostics()
+    out: list[LoadedTask] = []
+    ids: dict[str, str] = {}
+    for file in spec_files(paths):
+        name = file.as_posix()
+        data, lines = read_yaml(file, name, diags)
+        spec = parse_task(data, lines, name, diags) if data is not None or lines else None
+        if spec is None:
+            continue
+        task = LoadedTask(spec, name, lines)
+        if spec.id in ids:
+            diags.error(codes.DUPLICATE, f"task id {spec.id!r} is also used by {ids[spec.id]}",
+                        task.at(("id",)))
+            continue
+        ids[spec.id] = name
+        problems = check_spec(task, schema)
+        diags.extend(problems)
+        if not any(d.severity == "error" for d in problems):
+            out.append(task)
+    if diags.has_errors:
+        n = sum(d.severity == "error" for d in diags.items)
+        raise InputError(f"the world task specs have {n} error(s)", diags.items)
+    return out
+
+
+def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
+              config: OracleConfig | None = None) -> TaskCheck:
+    verifier = compile_verifier(task, schema)  # type: ignore[arg-type]
+    try:
+        inst = instantiate(task, schema, verify=verifier)
+    except InputError as exc:
+        return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
+    v = verifier(inst.state, inst.params, None)
+    if v.passed:
+        return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst,
+                         verifier)
+    world.reset(inst.state)
+    v = verifier(world.peek(), inst.params, "")
+    if v.passed:
+        return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
+                         verifier)
+    res = solve(world, schema, inst, verifier, config)
+    if not res.solved:
+        return TaskCheck(task, False, "oracle: " + res.reason.split(" (")[0],
+                         f"{res.reason}; {res.explored} states explored", res, inst, verifier)
+    if not replay(world, inst, verifier, res.moves):
+        return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
+                         verifier)
+    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
+
+
+def check_all(world: World, schema: WorldSchema, tasks: list[s.TaskSpec],
+              config: OracleConfig | None = None) -> list[TaskCheck]:
+    out = []
+    for t in tasks:
+        c = check_one(world, schema, t, config)
+        log.info("world task %s: %s %s", t.id, "kept" if c.kept else "rejected", c.detail)
+        out.append(c)
+    return out
+
+
+def moves_text(c: TaskCheck) -> list[dict[str, Any]]:
+    """The oracle's solution in the paper's action format (normalized coordinates)."""
+    if c.oracle is None:
+        return []
+    return [m.json_action(1080, 1920) for m in c.oracle.moves]

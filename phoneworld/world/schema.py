@@ -1,0 +1,124 @@
+"""The world as the task system sees it: one state schema with every app's variables namespaced
+(`<package>:<variable>`) plus the device services, and task instances drawn in it.
+
+`WorldSchema` has the attributes the task checker and the verifier generator read from an app spec
+(`package`, `label`, `state`, `initial_state`), so rules, verifiers and diagnostics work on worlds
+unchanged. Parameter sources name namespaced data: `<package>:<collection>.<field>`,
+`<package>:<variable>`, or a service (`@files.text`, `@notifications.text`, `@clipboard`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from phoneworld.errors import EnvError, InputError
+from phoneworld.ir.app import FieldSpec, StateVar
+from phoneworld.tasks import spec as s
+from phoneworld.tasks.params import MAX_DRAWS, TaskInstance, draw_one
+from phoneworld.world.device import CLIPBOARD, FILES, NOTIFICATIONS, World
+
+
+@dataclass(frozen=True)
+class WorldSchema:
+    package: str  # "world:<name>", what a world task's `app` names
+    label: str
+    state: tuple[StateVar, ...]
+    initial_state: dict[str, Any]
+
+
+def world_package(name: str) -> str:
+    return f"world:{name}"
+
+
+def _text(*names: str) -> tuple[FieldSpec, ...]:
+    return tuple(FieldSpec(name=n, kind="text") for n in names)
+
+
+def schema_of(world: World) -> WorldSchema:
+    out: list[StateVar] = []
+    for pkg, sim in world.sims.items():
+        for v in sim.spec.state:
+            out.append(v.model_copy(update={
+                "name": f"{pkg}:{v.name}",
+                "collection": f"{pkg}:{v.collection}" if v.collection else None}))
+    out += [StateVar(name=CLIPBOARD, kind="text", description="the clipboard's text"),
+            StateVar(name=FILES, kind="collection", fields=_text("app", "name", "text")),
+            StateVar(name=NOTIFICATIONS, kind="collection", fields=_text("app", "package", "text"))]
+    world.reset()
+    return WorldSchema(world_package(world.defn.spec.name), world.defn.spec.name, tuple(out),
+                       world.state)
+
+
+def split_source(source: str) -> tuple[str, str]:
+    """(variable, field) of a parameter source; field is "" for a scalar variable."""
+    head, colon, rest = source.rpartition(":")
+    var, _, field = rest.partition(".")
+    return (f"{head}{colon}{var}", field)
+
+
+def source_values(source: str, state: Mapping[str, Any]) -> list[Any]:
+    var, field = split_source(source)
+    raw = state.get(var)
+    values = [r.get(field) for r in raw if isinstance(r, dict)] if field and isinstance(raw, list) \
+        else [raw]
+    out: list[Any] = []
+    for v in values:
+        if v is not None and v != "" and v not in out:
+            out.append(v)
+    return out
+
+
+def task_state(spec: s.TaskSpec, schema: WorldSchema,
+               params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The world's initial state with the task's overrides. An override may be `{param: NAME}`
+    (the stale-clipboard distractor starts the clipboard with another record's text); it takes
+    the drawn value (before the draw: nothing)."""
+    unknown = [k for k in spec.initial_state if k not in {v.name for v in schema.state}]
+    if unknown:
+        raise EnvError(f"initial_state sets {unknown[0]!r}, which is no variable of the world")
+    out = {**schema.initial_state}
+    for k, v in spec.initial_state.items():
+        if isinstance(v, dict) and set(v) == {"param"}:
+            v = (params or {}).get(v["param"], "")
+        out[k] = v
+    return out
+
+
+def _draw(spec: s.TaskSpec, state: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in sorted(spec.params):
+        p = spec.params[name]
+        for _ in range(MAX_DRAWS):
+            if isinstance(p, s.AppDataGen):
+                values = source_values(p.source, state)
+                if not values:
+                    raise InputError(f"parameter source {p.source!r} has no values in the "
+                                     "task's initial state")
+                value = rng.choice(values)
+            else:
+                value = draw_one(p, {}, rng)
+            if all(value != out.get(o) for o in p.distinct_from):
+                break
+        out[name] = value
+    return out
+
+
+def instantiate(spec: s.TaskSpec, schema: WorldSchema, seed: int | None = None,
+                verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+    """A draw of a world task (as `phoneworld.tasks.params.instantiate` for one app)."""
+    seed = spec.seed if seed is None else seed
+    try:
+        state = task_state(spec, schema)
+    except EnvError as exc:
+        raise InputError(f"task {spec.id}: {exc}") from exc
+    rng = random.Random(f"{spec.id}:{seed}")
+    params = _draw(spec, state, rng)
+    for _ in range(MAX_DRAWS if spec.params else 0):
+        if verify is None or not verify(task_state(spec, schema, params), params, None).passed:
+            break
+        params = _draw(spec, state, rng)
+    state = task_state(spec, schema, params)
+    return TaskInstance(spec, params, state, s.render_instruction(spec.instruction, params), seed)
