@@ -239,6 +239,16 @@ def _mount_tasks() -> None:
 _mount_tasks()
 
 
+def _mount_world() -> None:
+    """`phoneworld world build|check|tasks|run` (phoneworld.world)."""
+    from phoneworld.world import cli as world_cli
+
+    app.add_typer(world_cli.world_app, name="world")
+
+
+_mount_world()
+
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
              add_help_option=False)
 def rl(ctx: typer.Context) -> None:
