@@ -19,10 +19,11 @@ from rl.judge import RubricJudge
 from rl.policy import Policy
 from rl.rewards import JudgeReward, RewardFn, VerifierReward
 from rl.sources import Source
-from rl.tasks import AppTasks, RLTask, StaticTasks, TaskSource, split_ids
+from rl.tasks import AppTasks, RLTask, StaticTasks, TaskSource, WorldTasks, split_ids
 
 log = logging.getLogger(__name__)
 _APP_CACHE: dict[str, AppTasks] = {}
+_WORLD_CACHE: dict[str, WorldTasks] = {}
 
 
 @dataclass
@@ -67,6 +68,27 @@ def splits(tasks: TaskConfig, apps: list[str] | None = None) -> list[Split]:
     for app in tasks.heldout_apps:
         src = app_tasks(app)
         out.append(Split(src, app, "heldout_apps", src.ids()))
+    return out
+
+
+def world_tasks(world_dir: str) -> WorldTasks:
+    if world_dir not in _WORLD_CACHE:
+        if not (Path(world_dir) / "world.yaml").is_file():
+            raise ConfigError(f"{world_dir} is not a built world (no world.yaml): run "
+                              "`phoneworld world build SPEC --out DIR` and list DIR")
+        _WORLD_CACHE[world_dir] = WorldTasks(world_dir)
+    return _WORLD_CACHE[world_dir]
+
+
+def world_train_tasks(tasks: TaskConfig, dirs: list[str]) -> list[tuple[TaskSource, list[str]]]:
+    """The training split of every world's cross-app tasks (the held-out ones by the same hash
+    as single-app tasks, salted with the world folder's name)."""
+    out: list[tuple[TaskSource, list[str]]] = []
+    for d in dirs:
+        src = world_tasks(d)
+        train, _ = split_ids(src.ids(), tasks.heldout_fraction, salt=Path(d).name)
+        if train:
+            out.append((src, train))
     return out
 
 
@@ -115,9 +137,13 @@ def build_sources(cfg: Any, judge: RubricJudge | None,
             src = static_tasks(s.tasks_file)
             tasks: list[tuple[TaskSource, list[str]]] = [(src, src.ids())]
         else:
-            tasks = train_tasks(cfg.tasks, s.apps)
+            tasks = train_tasks(cfg.tasks, s.apps) if s.apps else []
+        worlds = getattr(cfg, "worlds", None)
+        mixed = s.kind == "sim" and worlds is not None and worlds.ratio > 0
         out.append(Source(s, tasks, reward_for(s, cfg.prompt.parse_error_penalty, judge),
                           cfg.group_size, cfg.tasks.train_max_steps,
                           cfg.tasks.terminate_on_success, (factories or {}).get(s.name),
-                          seed=cfg.seed + i))
+                          seed=cfg.seed + i,
+                          world_tasks=world_train_tasks(cfg.tasks, worlds.dirs) if mixed else None,
+                          world_ratio=worlds.ratio if mixed else 0.0))
     return out

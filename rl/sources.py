@@ -28,7 +28,7 @@ from rl.config import SourceConfig
 from rl.policy import Policy
 from rl.rewards import RewardFn
 from rl.rollout import EnvHandle, PhoneEnvHandle, Runner, run_episodes
-from rl.tasks import RLTask, TaskSource
+from rl.tasks import RLTask, TaskSource, is_world_dir
 
 log = logging.getLogger(__name__)
 EnvFactory = Callable[[RLTask, int], EnvHandle]  # (task, slot) -> env; slot picks a device
@@ -43,9 +43,22 @@ def app_spec(app_dir: str) -> Any:
     return load_app(Path(app_dir))
 
 
+@functools.lru_cache(maxsize=16)
+def world_def(world_dir: str) -> Any:
+    """A built world's apps and wiring, loaded once; every env gets its own `World` on it."""
+    from phoneworld.world.load import load_world
+
+    return load_world(Path(world_dir))
+
+
 def sim_env(app_dir: str) -> EnvHandle:
+    """A simulator env on an app folder, or on a world folder (cross-app tasks)."""
     from phoneworld.runtime.env import PhoneEnv
 
+    if is_world_dir(app_dir):
+        from phoneworld.world.env import world_env
+
+        return PhoneEnvHandle(world_env(world_def(app_dir), max_steps=ENV_STEP_CAP))
     return PhoneEnvHandle(PhoneEnv(app_spec(app_dir), max_steps=ENV_STEP_CAP))
 
 
@@ -74,28 +87,50 @@ def env_factory(cfg: SourceConfig) -> EnvFactory:
     return {"sim": sim, "adb": adb, "real": real}[cfg.kind]
 
 
+class Mix:
+    """Which groups are cross-app: group g is when floor((g + 1) r) > floor(g r), so every run
+    of n consecutive groups holds n r of them, give or take one (no sampling noise)."""
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio, self.count = ratio, 0
+
+    def next(self) -> bool:
+        g, r = self.count, self.ratio
+        self.count += 1
+        return int((g + 1) * r + 1e-9) > int(g * r + 1e-9)
+
+
 class Source:
-    """Produces groups of episodes for one environment kind."""
+    """Produces groups of episodes for one environment kind. `world_tasks` (sim sources) are
+    cross-app tasks drawn for a `world_ratio` share of the groups (`Mix`)."""
 
     def __init__(self, cfg: SourceConfig, tasks: list[tuple[TaskSource, list[str]]],
                  reward: RewardFn, group_size: int, budget: int, terminate_on_success: bool,
-                 factory: EnvFactory | None = None, seed: int = 0) -> None:
+                 factory: EnvFactory | None = None, seed: int = 0,
+                 world_tasks: list[tuple[TaskSource, list[str]]] | None = None,
+                 world_ratio: float = 0.0) -> None:
         self.cfg, self.name, self.domain = cfg, cfg.name, str(cfg.domain)
         self.reward, self.group_size, self.budget = reward, group_size, budget
         self.stop_on_success = terminate_on_success
         self.factory = factory or env_factory(cfg)
         pairs = [(src, tid) for src, ids in tasks for tid in ids]
-        if not pairs:
+        worlds = [(src, tid) for src, ids in world_tasks or [] for tid in ids]
+        if world_ratio > 0 and not worlds:
+            raise ValueError(f"source {cfg.name!r}: world_ratio {world_ratio} but no world task")
+        if not pairs and world_ratio < 1:
             raise ValueError(f"source {cfg.name!r} has no training tasks")
         random.Random(seed).shuffle(pairs)
+        random.Random(seed + 1).shuffle(worlds)
         self._cycle = itertools.cycle(pairs)
+        self._worlds = itertools.cycle(worlds)
+        self.mix = Mix(world_ratio)
         self._draws = itertools.count(seed * 1_000_003)
         self.slots = len(cfg.serials) if cfg.kind != "sim" else 0
         self.executor = ThreadPoolExecutor(max(1, self.slots)) if self.slots else None
 
     def next_tasks(self, n: int) -> list[RLTask]:
-        return [src.draw(tid, next(self._draws)) for src, tid in
-                (next(self._cycle) for _ in range(n))]
+        picks = [next(self._worlds) if self.mix.next() else next(self._cycle) for _ in range(n)]
+        return [src.draw(tid, next(self._draws)) for src, tid in picks]
 
     def produce(self, policy: Policy, n_groups: int | None = None,
                 greedy: bool = False) -> list[Group]:

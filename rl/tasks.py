@@ -173,3 +173,58 @@ def move_action(move: Any, elements: Any, width: int, height: int) -> dict[str, 
             spec.pop("y", None)
             spec["element"] = hit[-1]
     return spec
+
+
+class WorldTasks:
+    """The kept cross-app tasks of a built world folder (`phoneworld world build`)."""
+
+    def __init__(self, world_dir: str | Path) -> None:
+        from phoneworld.tasks.codegen import compile_verifier
+        from phoneworld.world.check import load_world_tasks
+        from phoneworld.world.device import World
+        from phoneworld.world.load import load_world
+        from phoneworld.world.schema import schema_of
+
+        self.world_dir = str(world_dir)
+        self.world = World(load_world(Path(world_dir)))
+        self.schema = schema_of(self.world)
+        specs = Path(world_dir) / "task_specs"
+        loaded = load_world_tasks([specs], self.schema) if specs.is_dir() else []
+        self._tasks = {t.spec.id: (t.spec, compile_verifier(t.spec, self.schema))  # type: ignore[arg-type]
+                       for t in loaded}
+        if not self._tasks:
+            log.warning("world %s has no cross-app task", world_dir)
+
+    def ids(self) -> list[str]:
+        return sorted(self._tasks)
+
+    def category(self, task_id: str) -> str:
+        return "cross_app"
+
+    def draw(self, task_id: str, seed: int) -> RLTask:
+        from phoneworld.world.schema import instantiate
+
+        spec, verifier = self._tasks[task_id]
+        inst = instantiate(spec, self.schema, seed=seed, verify=verifier)
+        params = dict(inst.params)
+
+        def verify(state: dict[str, Any], answer: Any) -> bool:
+            return bool(verifier(state, params, answer).passed)
+
+        return RLTask(task_id, self.world_dir, "cross_app", inst.instruction, params, inst.state,
+                      spec.budget.train, spec.budget.eval, verify, seed)
+
+    def demo(self, task_id: str, seed: int) -> tuple[RLTask, list[Any]] | None:
+        """The task drawn with `seed` and the world oracle's moves for it (None: unsolved)."""
+        from phoneworld.world.oracle import solve
+        from phoneworld.world.schema import instantiate
+
+        spec, verifier = self._tasks[task_id]
+        inst = instantiate(spec, self.schema, seed=seed, verify=verifier)
+        res = solve(self.world, self.schema, inst, verifier)
+        return (self.draw(task_id, seed), list(res.moves)) if res.solved else None
+
+
+def is_world_dir(path: str) -> bool:
+    """Whether a task's `app` is a world folder rather than one app's folder."""
+    return (Path(path) / "world.yaml").is_file()

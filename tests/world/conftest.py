@@ -40,3 +40,11 @@ def world(mini_world: Path):  # type: ignore[no-untyped-def]
     from phoneworld.world.load import load_world
 
     return World(load_world(mini_world))
+
+
+@pytest.fixture(scope="session")
+def mini_world_dir(mini_world: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The CI world built by `phoneworld world build` (apps, cross-app tasks, verifiers)."""
+    from phoneworld.world.build import build_world
+
+    return build_world(mini_world / "world.yaml", tmp_path_factory.mktemp("built") / "mini").path

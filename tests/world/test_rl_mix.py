@@ -1,0 +1,70 @@
+"""rl sources run cross-app world tasks and mix them with single-app tasks at a set ratio."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from rl.config import ConfigError, SourceConfig, TaskConfig  # noqa: E402
+from rl.grpo_config import GRPOConfig, WorldMixConfig  # noqa: E402
+from rl.rewards import VerifierReward  # noqa: E402
+from rl.sources import Mix, Source, sim_env  # noqa: E402
+from rl.tasks import AppTasks, WorldTasks, move_action  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def sources(mini_world_dir: Path):  # type: ignore[no-untyped-def]
+    app = AppTasks(mini_world_dir / "com.example.notes")
+    world = WorldTasks(mini_world_dir)
+    return app, world
+
+
+@pytest.mark.parametrize("ratio", [0.0, 0.25, 0.5, 0.7, 1.0])
+def test_observed_ratio_is_within_ten_percent_over_100_groups(sources, ratio: float) -> None:  # type: ignore[no-untyped-def]
+    app, world = sources
+    src = Source(SourceConfig(name="mock"), [(app, app.ids())], VerifierReward(0.0), 2, 30, True,
+                 seed=3, world_tasks=[(world, world.ids())], world_ratio=ratio)
+    tasks = src.next_tasks(100)
+    cross = sum(t.category == "cross_app" for t in tasks) / len(tasks)
+    assert abs(cross - ratio) <= 0.10
+    assert all(Path(t.app).joinpath("world.yaml").is_file() == (t.category == "cross_app")
+               for t in tasks)
+
+
+def test_mix_holds_the_ratio_over_every_window() -> None:
+    mix = Mix(0.3)
+    picks = [mix.next() for _ in range(1000)]
+    for start in range(0, 900, 37):
+        assert abs(sum(picks[start:start + 100]) - 30) <= 1
+
+
+def test_a_world_task_runs_in_the_sim_env_and_its_oracle_earns_the_reward(sources) -> None:  # type: ignore[no-untyped-def]
+    _, world = sources
+    tid = next(t for t in world.ids() if t.startswith("stale_clipboard"))
+    got = world.demo(tid, seed=5)
+    assert got is not None
+    task, moves = got
+    env = sim_env(task.app)
+    obs = env.reset(task)
+    assert obs["screen"] == "@home" and task.initial_state is not None
+    assert obs["state"]["@clipboard"] == task.initial_state["@clipboard"]
+    assert task.verify is not None and not task.verify(obs["state"], None)
+    for m in moves:
+        obs = env.step(move_action(m, env.elements, 1080, 1920))
+        json.dumps(obs["state"])
+    assert task.verify(obs["state"], None)
+
+
+def test_world_mix_config_is_validated() -> None:
+    with pytest.raises(ConfigError, match="worlds.dirs is empty"):
+        WorldMixConfig(ratio=0.5)
+    with pytest.raises(ConfigError, match=r"\[0, 1\]"):
+        WorldMixConfig(dirs=["w"], ratio=1.5)
+    cfg = GRPOConfig(real_ratio=0.0, tasks=TaskConfig(apps=["a"]),
+                     worlds=WorldMixConfig(dirs=["w"], ratio=0.5))
+    assert cfg.worlds.ratio == 0.5
+    assert "help" in GRPOConfig.__dataclass_fields__["worlds"].metadata
