@@ -154,6 +154,12 @@ class Simulator:
         return dict(self._offsets)
 
     @property
+    def version(self) -> int:
+        """A counter that moves whenever anything observable may have changed (screen, stack,
+        focus, offsets, state): equal versions of one simulator mean an unchanged app."""
+        return self._version
+
+    @property
     def in_app(self) -> bool:
         return self._screen != LAUNCHER
 

@@ -117,6 +117,7 @@ class World:
         self.system_spec: AppSpec = sy.system_spec(list(self.labels.values()), self.device)
         self.system = Simulator(self.system_spec)
         self.receivers = tuple(p for p, w in self.wiring.items() if w.receive is not None)
+        self._state_cache: dict[str, tuple[int, dict[str, Any]]] = {}
         s = world.spec
         self.initial_services = Services(
             s.clipboard, tuple((f.name, f.text, f.app) for f in s.files),
@@ -159,10 +160,16 @@ class World:
 
     @property
     def state(self) -> dict[str, Any]:
-        """The world state, JSON-able (a fresh copy)."""
+        """The world state, JSON-able: a fresh dict whose values are copied when their app changed
+        since the last call and shared with the previous result otherwise (read it, do not modify
+        it; a step would otherwise copy every app's state, not only the one in front)."""
         out: dict[str, Any] = {}
         for pkg, sim in self.sims.items():
-            out.update({f"{pkg}:{k}": v for k, v in sim.state.items()})
+            hit = self._state_cache.get(pkg)
+            if hit is None or hit[0] != sim.version:
+                hit = (sim.version, {f"{pkg}:{k}": v for k, v in sim.state.items()})
+                self._state_cache[pkg] = hit
+            out.update(hit[1])
         out.update({k: self.service_value(k) for k in SERVICES})
         return out
 
