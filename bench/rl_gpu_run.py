@@ -151,7 +151,7 @@ def common(plan: Plan, train: list[str], held: list[str], new_tokens: int) -> di
 
 def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> dict[str, Any]:
     """Rollout and update speed with random weights (the anchor's conditions)."""
-    from rl_speed import anchor_trainer, rollout_speed, update_speed
+    from rl_speed import anchor_trainer, decode_check, rollout_speed, update_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, from_dict
@@ -167,16 +167,83 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
                                                                  "real_ratio": 0}).tasks)
         if s.name == "train" and s.ids]
     out: dict[str, Any] = {"rollout": {}}
+    out["decode_check"] = decode_check(policy, tasks)
+    log.info("static decoder vs plain loop: %s", out["decode_check"])
     for n in plan.speed_episodes:
         out["rollout"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
         log.info("rollout %d episodes: %.0f agent steps/s", n,
                  out["rollout"][str(n)]["steps_per_s"])
+    if policy.gen.static is not None:  # the same with the prefill layer compiled
+        from rl.decode import StaticDecoder
+
+        policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=128,
+                                          compile_prefill=True)
+        out["decode_check_compiled"] = decode_check(policy, tasks)
+        out["rollout_compiled"] = {}
+        for n in plan.speed_episodes:
+            out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
+            log.info("rollout %d episodes, compiled prefill: %.0f agent steps/s", n,
+                     out["rollout_compiled"][str(n)]["steps_per_s"])
+        n = str(max(plan.speed_episodes))
+        out["compile_prefill"] = bool(
+            out["rollout_compiled"][n]["steps_per_s"] > out["rollout"][n]["steps_per_s"]
+            and out["decode_check_compiled"]["mean_agreeing_prefix"]
+            >= out["decode_check"]["mean_agreeing_prefix"] - 0.1)
     trainer = anchor_trainer(base, policy, work / "speed_run", plan.group_size,
                              plan.update_groups, plan.speed_steps)
     out["update_64x10"] = update_speed(trainer)
     log.info("update at %d episodes x %d steps: %.2f s", plan.update_groups * plan.group_size,
              plan.speed_steps, out["update_64x10"]["update_s"])
     return out
+
+
+def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
+                  out_dir: Path) -> dict[str, Any]:
+    """Where rollout time goes: torch.profiler over one 1024-row env step, and prefill chunk /
+    length-bucket sweeps (random weights). Writes profile.txt next to the JSON."""
+    import dataclasses
+
+    import torch
+    from rl_speed import _runners, rollout_speed
+
+    from rl.assembly import load_policy, splits
+    from rl.config import PromptConfig, SamplingConfig, from_dict
+    from rl.grpo_config import GRPOConfig
+
+    base = common(plan, train, held, plan.speed_new_tokens)
+    policy = load_policy(model_cfg(plan, work, True), from_dict(PromptConfig, base["prompt"]),
+                         from_dict(SamplingConfig, base["sampling"]))
+    tasks = [(s.source, s.ids) for s in splits(from_dict(GRPOConfig, {
+        "tasks": base["tasks"], "real_ratio": 0}).tasks) if s.name == "train" and s.ids]
+    n = max(plan.speed_episodes)
+    runners = _runners(tasks, n, 1, 3)
+    views = []
+    for r in runners:
+        r.start()
+        views.append(r.view())
+    suffixes = policy.builder.suffixes(views)
+    for _ in range(2):
+        policy.gen.generate(policy.prefix_ids, suffixes)
+    torch.cuda.synchronize()
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        policy.gen.generate(policy.prefix_ids, suffixes)
+        torch.cuda.synchronize()
+    table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=45)
+    cpu = prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=25)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "profile.txt").write_text(table + "\n\n" + cpu)
+    sweeps: dict[str, Any] = {}
+    for rows, bucket in ((32, 16), (64, 16), (128, 16), (256, 32), (1024, 64)):
+        policy.gen.cfg = dataclasses.replace(policy.gen.cfg, length_bucket=bucket)
+        if policy.gen.static is not None:
+            policy.gen.static.prefill_rows = rows
+        r = rollout_speed(policy, tasks, n, plan.speed_steps, repeats=1)
+        sweeps[f"rows{rows}_bucket{bucket}"] = {k: r["runs"][0][k] for k in (
+            "steps_per_s", "breakdown_s", "other_s (env, parsing, python)")}
+        log.info("prefill rows %d bucket %d: %s", rows, bucket, sweeps[f"rows{rows}_bucket{bucket}"])
+    return {"sweeps": sweeps}
 
 
 def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,
@@ -265,7 +332,7 @@ def guarded(out: dict[str, Any], name: str, fn: Any, *args: Any) -> Any:
 
 
 def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path) -> Any:
-    from rl_speed import rollout_speed
+    from rl_speed import decode_check, rollout_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, TaskConfig, from_dict
@@ -274,12 +341,15 @@ def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path)
                          from_dict(SamplingConfig, base["sampling"]), str(model_dir))
     tasks = [(s.source, s.ids) for s in splits(from_dict(TaskConfig, base["tasks"]))
              if s.name == "train" and s.ids]
-    return rollout_speed(policy, tasks, max(plan.speed_episodes), plan.speed_steps, repeats=1)
+    out = rollout_speed(policy, tasks, max(plan.speed_episodes), plan.speed_steps, repeats=1)
+    out["decode_check"] = decode_check(policy, tasks)
+    return out
 
 
 def full_phase(plan: Plan, work: Path, train: list[str], held: list[str],
-               clock: Clock) -> dict[str, Any]:
+               clock: Clock, compile_prefill: bool = False) -> dict[str, Any]:
     base = common(plan, train, held, plan.max_new_tokens)
+    base["sampling"]["compile_prefill"] = compile_prefill  # as the speed phase measured best
     out: dict[str, Any] = {}
     model = model_cfg(plan, work, False)
     sft_res = guarded(out, "sft", sft_phase, plan, work, base, model, clock)
@@ -336,7 +406,7 @@ def write(out: Path, name: str, data: dict[str, Any]) -> Path:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--phase", choices=("speed", "full", "smoke"), default="full")
+    ap.add_argument("--phase", choices=("speed", "full", "smoke", "profile"), default="full")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--work", type=Path, default=Path("/tmp/rlgpu_work"))
     ap.add_argument("--budget-s", type=float, default=None)
@@ -357,6 +427,9 @@ def main() -> None:
         "machine": machine(), "apps": {"train": [Path(a).name for a in train],
                                        "heldout": [Path(a).name for a in held]},
         "plan": plan.__dict__, "anchor": ANCHOR}
+    if args.phase == "profile":
+        result["profile"] = guarded(result, "profile", profile_phase, plan, args.work, train,
+                                    held, args.out)
     if args.phase in ("speed", "smoke"):
         t0 = time.monotonic()
         result["speed_random_init"] = guarded(result, "speed_random_init", speed_phase, plan,
@@ -369,9 +442,10 @@ def main() -> None:
         prior = CARRY / "a" / "speed.json"
         if args.phase == "full" and prior.is_file():
             result["speed_random_init"] = json.loads(prior.read_text()).get("speed_random_init")
-        result.update(full_phase(plan, args.work, train, held, clock))
+        chosen = bool((result.get("speed_random_init") or {}).get("compile_prefill"))
+        result.update(full_phase(plan, args.work, train, held, clock, chosen))
     result["phase_seconds"] = clock.phases
-    name = {"speed": "rl_h200_speed.json", "full": "rl_h200.json", "smoke": "rl_smoke.json"}
+    name = {"profile": "rl_h200_profile.json", "speed": "rl_h200_speed.json", "full": "rl_h200.json", "smoke": "rl_smoke.json"}
     write(args.out, name[args.phase], result)
 
 

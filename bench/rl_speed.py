@@ -85,6 +85,36 @@ def rollout_speed(policy: Any, tasks: list[tuple[TaskSource, list[str]]], episod
             "mean_prompt_tokens": statistics.mean(r["mean_prompt_tokens"] for r in steady)}
 
 
+def decode_check(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: int = 64,
+                 new_tokens: int = 24) -> dict[str, Any]:
+    """The static decoder (CUDA graphs on a GPU) against transformers' plain loop on the same
+    greedy batch: how many rows agree token for token, and the largest log-prob gap."""
+    from rl.config import SamplingConfig
+    from rl.sampling import BatchGenerator
+
+    runners = _runners(tasks, rows, 1, 7)
+    views = []
+    for r in runners:
+        r.start()
+        views.append(r.view())
+    suffixes = policy.builder.suffixes(views)
+    m, tok = policy.rollout_model, policy.tok
+    out = {}
+    for static in (True, False):
+        cfg = dataclasses.replace(policy.gen.cfg, static_decode=static)
+        gen = BatchGenerator(m, tok.eos_token_id, tok.pad_token_id, cfg, new_tokens)
+        out[static] = gen.generate(policy.prefix_ids, suffixes, greedy=True)
+    pairs = list(zip(out[True], out[False]))
+    agree = [next((i for i, (x, y) in enumerate(zip(a.ids, b.ids)) if x != y),
+                  min(len(a.ids), len(b.ids))) for a, b in pairs]
+    gap = max((abs(x - y) for (a, b), k in zip(pairs, agree)
+               for x, y in zip(a.logprobs[:k], b.logprobs[:k])), default=0.0)
+    return {"rows": rows, "identical_rows": sum(a.ids == b.ids for a, b in pairs),
+            "mean_agreeing_prefix": statistics.mean(k / max(1, len(b.ids))
+                                                    for (_, b), k in zip(pairs, agree)),
+            "max_logprob_gap_on_agreeing_tokens": gap}
+
+
 def update_speed(trainer: Any, updates: int = 3) -> dict[str, Any]:
     """Seconds per update of a GRPOTrainer (its sources decide the workload); the first update
     is the warm-up."""

@@ -30,18 +30,36 @@ def grouped_sdpa(module: Any, query: torch.Tensor, key: torch.Tensor, value: tor
     if attention_mask is None:
         causal = q > 1 and (is_causal if is_causal is not None else getattr(module, "is_causal",
                                                                               True))
+        if rep > 1:  # the fused kernels want as many kv heads as query heads
+            n = key.shape[-2]
+            key = key[:, :, None].expand(b, hkv, rep, n, d).reshape(b, h, n, d)
+            value = value[:, :, None].expand(b, hkv, rep, n, d).reshape(b, h, n, d)
         out = torch.nn.functional.scaled_dot_product_attention(
-            query, key, value, dropout_p=drop, scale=scaling, is_causal=causal,
-            enable_gqa=rep > 1)
+            query, key, value, dropout_p=drop, scale=scaling, is_causal=causal)
         return out.transpose(1, 2).contiguous(), None
     mask = attention_mask[:, :, :, :key.shape[-2]]
     if rep > 1:
         query = query.reshape(b, hkv, rep * q, d)
-        mask = mask.repeat(1, 1, rep, 1) if mask.shape[2] > 1 else mask
+        if mask.shape[2] > 1:
+            mask = _tiled(attention_mask, mask, rep)
     out = torch.nn.functional.scaled_dot_product_attention(
         query, key, value, attn_mask=mask, dropout_p=drop, scale=scaling)
     out = out.reshape(b, h, q, d)
     return out.transpose(1, 2).contiguous(), None
+
+
+_TILED: list[Any] = []  # (the mask object, rep, its tiled copy): one forward's layers share it
+
+
+def _tiled(source: torch.Tensor, mask: torch.Tensor, rep: int) -> torch.Tensor:
+    """`mask` tiled `rep` times along the query axis, computed once per forward rather than once
+    per layer (the entry holds `source`, so its id cannot be reused while cached)."""
+    if _TILED and _TILED[0][0] is source and _TILED[0][1] == rep and \
+            _TILED[0][2].shape[-1] == mask.shape[-1]:
+        return _TILED[0][2]
+    tiled = mask.repeat(1, 1, rep, 1)
+    _TILED[:] = [(source, rep, tiled)]
+    return tiled
 
 
 def register() -> None:

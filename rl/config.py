@@ -101,8 +101,17 @@ class SamplingConfig:
     max_batch: int = h("Most episodes decoded in one forward pass; more are chunked.", 1024)
     cache_prefix: bool = h("Compute the fixed system-prompt prefix once and reuse its KV cache "
                            "for every row.", True)
+    static_decode: bool = h("Decode with static buffers and (on CUDA) one CUDA graph per batch and "
+                            "length bucket (Llama-family models; others use the plain loop). "
+                            "Needs cache_prefix.", True)
+    prefill_rows: int = h("Rows per prefill chunk: rows are sorted by length and each chunk is "
+                          "padded only to its own longest row.", 128)
+    compile_prefill: bool = h("Compile the static decoder's prefill layer with torch.compile "
+                              "(fuses norms and rotary; the first batches pay the compile).",
+                              False)
 
     def __post_init__(self) -> None:
+        check(self.prefill_rows >= 1, "sampling.prefill_rows must be >= 1")
         check(self.temperature > 0, "sampling.temperature must be > 0 (greedy: use eval)")
         check(self.top_k >= 0, "sampling.top_k must be >= 0")
         check(self.batch_bucket >= 1 and self.length_bucket >= 1, "buckets must be >= 1")

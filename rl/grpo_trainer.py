@@ -113,11 +113,9 @@ class GRPOTrainer:
         width = max(len(r.ids) for r in batch)
         pad = self.policy.tok.pad_token_id
         ids = torch.full((len(batch), width), pad, dtype=torch.long)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
         rows_i, pos_i, targets, old, adv = [], [], [], [], []
         for i, r in enumerate(batch):
             ids[i, :len(r.ids)] = torch.tensor(r.ids)
-            mask[i, :len(r.ids)] = 1
             n = len(r.ids) - r.n_prompt
             rows_i += [i] * n
             pos_i += list(range(r.n_prompt - 1, len(r.ids) - 1))
@@ -127,7 +125,9 @@ class GRPOTrainer:
         base = getattr(self.model, self.model.base_model_prefix)
         autocast = torch.autocast("cuda", torch.bfloat16, enabled=dev.type == "cuda")
         with autocast:
-            hidden = base(input_ids=ids.to(dev), attention_mask=mask.to(dev)).last_hidden_state
+            # rows are right-padded: causal attention alone keeps real tokens off the padding,
+            # and without a mask SDPA runs its fused (flash) kernels, backward included
+            hidden = base(input_ids=ids.to(dev)).last_hidden_state
             sel = hidden[torch.tensor(rows_i, device=dev), torch.tensor(pos_i, device=dev)]
             logits = self.model.get_output_embeddings()(sel).float()
         logits = logits / self.cfg.sampling.temperature

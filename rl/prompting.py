@@ -28,6 +28,7 @@ SYSTEM = (
     'Instead of "element" you may give "x" and "y" in [0,1000].'
 )
 CUT_MARK = "... (screen cut)"
+CACHE_ENTRIES = 200_000  # token-id cache size per kind before it is cleared
 
 
 @dataclass
@@ -50,6 +51,8 @@ class PromptBuilder:
         self.prefix_text = tokenizer.apply_chat_template(sys_msg, tokenize=False)
         self.prefix_ids: list[int] = self._encode([self.prefix_text])[0]
         self._wrap = self._wrapper()
+        self._cache: dict[str, list[int]] = {}
+        self._screens: dict[str, list[int]] = {}
 
     def _wrapper(self) -> tuple[str, str] | None:
         """The text the template puts around a user message, when it is plain concatenation
@@ -99,12 +102,54 @@ class PromptBuilder:
         return "\n".join(kept)
 
     def suffixes(self, views: list[StepView]) -> list[list[int]]:
-        """Suffix ids for a batch of views (batched tokenizer calls; long screens clipped)."""
+        """Suffix ids for a batch of views.
+
+        With a plain-concatenation template (ChatML) a suffix is tokenized in pieces that end at
+        line breaks (the opening with the instruction, each history line, the screen, the
+        closing), each piece once and then taken from a cache: screens, instructions and history
+        lines repeat across the episodes of a rollout, so a step costs dictionary lookups. The
+        ids differ from tokenizing the whole text at most at those boundaries, and every user of
+        the builder (SFT rows, sampling, training) gets the same ids."""
+        if self._wrap is None:
+            budget = self.cfg.max_screen_tokens
+            screens = [v.screen_text for v in views]
+            counts = [len(ids) for ids in self._encode(screens)]
+            screens = [s if n <= budget else self.clip_screen(s) for s, n in zip(screens, counts)]
+            return self._encode([self.suffix_text(v, s) for v, s in zip(views, screens)])
+        pieces = [self._pieces(v) for v in views]
+        self._fill([p for ps in pieces for p in (*ps[:-2], ps[-1])], screens=False)
+        self._fill([ps[-2] for ps in pieces], screens=True)
+        out = []
+        for ps in pieces:
+            ids: list[int] = []
+            for i, piece in enumerate(ps):
+                ids.extend(self._screens[piece] if i == len(ps) - 2 else self._cache[piece])
+            out.append(ids)
+        return out
+
+    def _pieces(self, view: StepView) -> list[str]:
+        """The suffix text split after line breaks: [opening, history lines..., screen, closing]."""
+        assert self._wrap is not None
+        hist = view.history[-self.cfg.history:] if self.cfg.history else []
+        start = len(view.history) - len(hist) + 1
+        lines = [f"{start + i}. {a}" for i, a in enumerate(hist)] or ["none"]
+        head = f"{self._wrap[0]}Task: {view.instruction}\nPrevious actions:\n"
+        body = [f"{line}\n" for line in lines[:-1]] + [f"{lines[-1]}\nScreen:\n"]
+        return [head, *body, view.screen_text, self._wrap[1]]
+
+    def _fill(self, texts: list[str], screens: bool) -> None:
+        """Tokenize the pieces not cached yet (one batched call); screens are clipped."""
+        cache = self._screens if screens else self._cache
+        todo = list(dict.fromkeys(t for t in texts if t not in cache))
+        if not todo:
+            return
+        if len(cache) + len(todo) > CACHE_ENTRIES:
+            cache.clear()
         budget = self.cfg.max_screen_tokens
-        screens = [v.screen_text for v in views]
-        counts = [len(ids) for ids in self._encode(screens)]
-        screens = [s if n <= budget else self.clip_screen(s) for s, n in zip(screens, counts)]
-        return self._encode([self.suffix_text(v, s) for v, s in zip(views, screens)])
+        for text, ids in zip(todo, self._encode(todo)):
+            if screens and len(ids) > budget:
+                ids = self._encode([self.clip_screen(text)])[0]
+            cache[text] = ids
 
     def prompt_ids(self, view: StepView) -> list[int]:
         return self.prefix_ids + self.suffixes([view])[0]

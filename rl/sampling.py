@@ -21,6 +21,7 @@ from typing import Any
 import torch
 
 from rl.config import SamplingConfig
+from rl.decode import StaticDecoder, unsupported
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,15 @@ class BatchGenerator:
         self.model, self.eos, self.pad, self.cfg = model, eos_id, pad_id, cfg
         self.max_new = max_new_tokens
         self._prefix: tuple[tuple[int, ...], Any] | None = None
+        self._weights = 0  # bumped by invalidate(): keys the static decoder's prefix region
+        self.static: StaticDecoder | None = None
+        if cfg.static_decode and cfg.cache_prefix:
+            why = unsupported(model)
+            if why is None:
+                self.static = StaticDecoder(model, prefill_rows=cfg.prefill_rows,
+                                            compile_prefill=cfg.compile_prefill)
+            else:
+                log.info("static decoding off for this model: %s", why)
         self.timing: Counter[str] = Counter()  # seconds and counts, for speed reports
         params = inspect.signature(model.forward).parameters
         self._cache_kw = "cache" if "cache" in params else "past_key_values"
@@ -129,6 +139,7 @@ class BatchGenerator:
     def invalidate(self) -> None:
         """Forget the prefix cache (call after the weights changed)."""
         self._prefix = None
+        self._weights += 1
 
     @torch.no_grad()
     def _prefix_cache(self, prefix: list[int]) -> Any:
@@ -190,6 +201,8 @@ class BatchGenerator:
     @torch.no_grad()
     def _chunk(self, prefix: list[int], suffixes: list[list[int]], greedy: bool,
                gen: Any) -> list[Sample]:
+        if self.static is not None and prefix:
+            return self._static_chunk(prefix, suffixes, greedy, gen)
         t0 = time.perf_counter()
         ids, mask, pos, past = self._inputs(prefix, suffixes)
         batch = ids.shape[0]
@@ -217,6 +230,44 @@ class BatchGenerator:
                                          position_ids=pos)
         out = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
                             len(suffixes))
+        self.timing["decode_s"] += time.perf_counter() - t1
+        self.timing["decode_steps"] += len(toks)
+        self.timing["rows"] += len(suffixes)
+        self.timing["padded_rows"] += batch
+        return out
+
+    @torch.no_grad()
+    def _static_chunk(self, prefix: list[int], suffixes: list[list[int]], greedy: bool,
+                      gen: Any) -> list[Sample]:
+        """`_chunk` through the static decoder (rl.decode)."""
+        assert self.static is not None
+        t0 = time.perf_counter()
+        cache = self._prefix_cache(prefix)
+        logits, step, order = self.static.start(prefix, cache, (tuple(prefix), self._weights),
+                                                suffixes, self.pad, self.cfg.length_bucket,
+                                                self.max_new)
+        self._sync()
+        t1 = time.perf_counter()
+        batch = logits.shape[0]
+        self.timing["prefill_s"] += t1 - t0
+        self.timing["prefill_tokens"] += sum(len(s) for s in suffixes)
+        done = torch.zeros(batch, dtype=torch.bool, device=logits.device)
+        done[len(suffixes):] = True
+        toks, lps = [], []
+        for t in range(self.max_new):
+            tok, lp = self._pick(logits, greedy, gen)
+            tok = torch.where(done, torch.full_like(tok, self.pad), tok)
+            toks.append(tok)
+            lps.append(lp)
+            done = done | (tok == self.eos)
+            if t + 1 == self.max_new or (t % 4 == 3 and bool(done.all())):
+                break
+            logits = step(tok)
+        got = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
+                            len(suffixes))
+        out: list[Sample] = [got[0]] * len(suffixes)
+        for row, i in enumerate(order):
+            out[i] = got[row]
         self.timing["decode_s"] += time.perf_counter() - t1
         self.timing["decode_steps"] += len(toks)
         self.timing["rows"] += len(suffixes)
