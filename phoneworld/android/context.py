@@ -12,6 +12,7 @@ from phoneworld.android.codegen import KOTLIN_TYPES, KotlinCode, StateNames, ass
 from phoneworld.android.escape import kt
 from phoneworld.android.layout import ScreenLayout
 from phoneworld.android.names import NameTable, android_package, own_resource_entry, pascal
+from phoneworld.android.world_context import WorldWiring, world_context
 from phoneworld.ir.app import AppSpec, ScreenSpec, StateVar, Transition, Widget
 from phoneworld.runtime.compiled import LAUNCHER, LAUNCHER_ICON, compile_app, launcher_screen
 from phoneworld.runtime.validate import field_default, kind_default
@@ -48,8 +49,9 @@ def kt_json(v: Any) -> str:
     return kt_value(v)
 
 
-def project_context(spec: AppSpec) -> dict[str, Any]:
-    """Everything the templates need to write `spec`'s Kotlin project."""
+def project_context(spec: AppSpec, world: WorldWiring | None = None) -> dict[str, Any]:
+    """Everything the templates need to write `spec`'s Kotlin project (`world`: its wiring in a
+    cross-app world, see `phoneworld.android.world_context`)."""
     app = compile_app(spec)  # validates the spec and normalizes its initial state
     classes = NameTable(CORE_CLASSES)
     names = StateNames.of(spec, classes)
@@ -70,6 +72,7 @@ def project_context(spec: AppSpec) -> dict[str, Any]:
         "transition_count": len(spec.transitions),
         "resource_ids": _resource_ids(spec, kpkg),
         "launcher_id": LAUNCHER, "launcher_icon": LAUNCHER_ICON,
+        "world": world_context(spec, world),
     }
 
 

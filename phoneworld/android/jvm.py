@@ -57,8 +57,9 @@ def compile_cores(projects: Iterable[Path], out: Path) -> JvmCore:
     return JvmCore(out, packages)
 
 
-def replay(core: JvmCore, project: Path, job: dict[str, object]) -> list[str]:
-    """Run `Replay.kt` of `project` on `job`; the output lines."""
+def replay(core: JvmCore, project: Path, job: dict[str, object], main: str = "ReplayKt"
+           ) -> list[str]:
+    """Run `Replay.kt` of `project` (or another driver, `main`) on `job`; the output lines."""
     tools = require("java", "kotlin-stdlib")
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
         json.dump(job, f, ensure_ascii=True)
@@ -66,7 +67,7 @@ def replay(core: JvmCore, project: Path, job: dict[str, object]) -> list[str]:
     try:
         out = run([tools["java"], "-Xss16m", "-XX:+UseSerialGC", "-cp",
                    f"{core.classes}{os.pathsep}{tools['kotlin-stdlib']}",
-                   f"{core.packages[project]}.core.ReplayKt", path], "JVM replay")
+                   f"{core.packages[project]}.core.{main}", path], "JVM replay")
     finally:
         path.unlink(missing_ok=True)
     return out.splitlines()

@@ -14,6 +14,7 @@ from typing import Any
 import jinja2
 
 from phoneworld.android.context import project_context
+from phoneworld.android.world_context import WorldWiring
 from phoneworld.android.escape import FILTERS
 from phoneworld.errors import ToolchainError
 from phoneworld.ir.app import AppSpec
@@ -42,9 +43,11 @@ def template_names() -> list[str]:
     return sorted(p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*.j2"))
 
 
-def render_project(spec: AppSpec) -> dict[str, str]:
-    """The app's Kotlin project: path (relative to `android/`) -> file text."""
-    ctx = project_context(spec)
+def render_project(spec: AppSpec, world: WorldWiring | None = None) -> dict[str, str]:
+    """The app's Kotlin project: path (relative to `android/`) -> file text. With `world`, the
+    app's part in a cross-app world too; a template that renders to nothing (the world-only ones,
+    outside a world) writes no file."""
+    ctx = project_context(spec, world)
     env = environment()
     pkg_path = ctx["kpkg"].replace(".", "/")
     out: dict[str, str] = {}
@@ -56,14 +59,16 @@ def render_project(spec: AppSpec) -> dict[str, str]:
                 path = target.replace("SCREEN.kt", screen["file"])
                 out[path] = template.render(ctx, screen=screen)
         else:
-            out[target] = template.render(ctx)
+            text = template.render(ctx)
+            if text.strip():
+                out[target] = text
     return dict(sorted(out.items()))
 
 
-def write_project(spec: AppSpec, dest: Path) -> list[Path]:
+def write_project(spec: AppSpec, dest: Path, world: WorldWiring | None = None) -> list[Path]:
     """Write the project under `dest` (an app's `android/` folder); returns the files written."""
     written = []
-    for rel, text in render_project(spec).items():
+    for rel, text in render_project(spec, world).items():
         path = dest / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -24,13 +24,18 @@ def test_the_build_wrote_the_project(android_apps) -> None:  # type: ignore[no-u
 
 
 def test_tree_mirrors_the_templates(android_apps) -> None:  # type: ignore[no-untyped-def]
+    from phoneworld.android.world_context import WorldWiring
+
     files = render_project(android_apps["example"].spec)
+    # the world-only templates (core/Wiring.kt, ...) render only for an app in a world
+    in_world = render_project(android_apps["example"].spec, WorldWiring(name="w"))
+    assert set(files) < set(in_world)
     for name in template_names():
         target = name[:-3].replace("PACKAGE", "com/example/notes")
         if "SCREEN" in target:
             assert any(f.startswith(target.rsplit("/", 1)[0]) for f in files)
         else:
-            assert target in files, target
+            assert target in in_world, target
     screens = [f for f in files if "/core/screens/" in f]
     assert sorted(Path(f).name for f in screens) == [
         "DetailScreen.kt", "EditorScreen.kt", "LauncherScreen.kt", "MainScreen.kt",
