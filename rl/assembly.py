@@ -80,16 +80,21 @@ def world_tasks(world_dir: str) -> WorldTasks:
     return _WORLD_CACHE[world_dir]
 
 
-def world_train_tasks(tasks: TaskConfig, dirs: list[str]) -> list[tuple[TaskSource, list[str]]]:
-    """The training split of every world's cross-app tasks (the held-out ones by the same hash
-    as single-app tasks, salted with the world folder's name)."""
-    out: list[tuple[TaskSource, list[str]]] = []
-    for d in dirs:
+def world_splits(tasks: TaskConfig) -> list[Split]:
+    """The cross-app tasks of every world in `tasks.worlds`: train_cross_app and
+    heldout_cross_app, by the same hash as single-app tasks salted with the folder's name."""
+    out = []
+    for d in tasks.worlds:
         src = world_tasks(d)
-        train, _ = split_ids(src.ids(), tasks.heldout_fraction, salt=Path(d).name)
-        if train:
-            out.append((src, train))
+        train, held = split_ids(src.ids(), tasks.heldout_fraction, salt=Path(d).name)
+        out += [Split(src, d, "train_cross_app", train), Split(src, d, "heldout_cross_app", held)]
     return out
+
+
+def world_train_tasks(tasks: TaskConfig) -> list[tuple[TaskSource, list[str]]]:
+    """The training cross-app tasks of every world, as (source, ids)."""
+    return [(s.source, s.ids) for s in world_splits(tasks)
+            if s.name == "train_cross_app" and s.ids]
 
 
 def train_tasks(tasks: TaskConfig, apps: list[str]) -> list[tuple[TaskSource, list[str]]]:
@@ -138,12 +143,12 @@ def build_sources(cfg: Any, judge: RubricJudge | None,
             tasks: list[tuple[TaskSource, list[str]]] = [(src, src.ids())]
         else:
             tasks = train_tasks(cfg.tasks, s.apps) if s.apps else []
-        worlds = getattr(cfg, "worlds", None)
-        mixed = s.kind == "sim" and worlds is not None and worlds.ratio > 0
+        ratio = float(getattr(cfg, "cross_app_ratio", 0.0))
+        mixed = s.kind == "sim" and ratio > 0
         out.append(Source(s, tasks, reward_for(s, cfg.prompt.parse_error_penalty, judge),
                           cfg.group_size, cfg.tasks.train_max_steps,
                           cfg.tasks.terminate_on_success, (factories or {}).get(s.name),
                           seed=cfg.seed + i,
-                          world_tasks=world_train_tasks(cfg.tasks, worlds.dirs) if mixed else None,
-                          world_ratio=worlds.ratio if mixed else 0.0))
+                          world_tasks=world_train_tasks(cfg.tasks) if mixed else None,
+                          world_ratio=ratio if mixed else 0.0))
     return out

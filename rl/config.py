@@ -195,6 +195,11 @@ class TaskConfig:
     heldout_apps: list[str] = h("App folders never trained on (evaluation only).", factory=list)
     heldout_fraction: float = h("Fraction of each training app's tasks held out for "
                                 "evaluation (fixed by a hash of the task id).", 0.2)
+    worlds: list[str] = h("World folders (`phoneworld world build SPEC --out DIR`): their "
+                          "cross-app tasks are split like an app's (the same fraction held out): "
+                          "training ones give SFT demonstrations and, with cross_app_ratio, RL "
+                          "groups; held-out ones form the heldout_cross_app eval split.",
+                          factory=list)
     train_max_steps: int = h("Step budget in training (paper: 30).", 30)
     eval_max_steps: int = h("Step budget in evaluation (paper: 50).", 50)
     terminate_on_success: bool = h("End a mock episode as soon as its verifier passes.", True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rl.config import ModelConfig, PromptConfig, SamplingConfig, TaskConfig, check, h
 
-SPLITS = ("train", "heldout_tasks", "heldout_apps")
+SPLITS = ("train", "heldout_tasks", "heldout_apps", "train_cross_app", "heldout_cross_app")
 
 
 @dataclass
@@ -21,7 +21,8 @@ class EvalConfig:
     sampling: SamplingConfig = h("Batching; sampling settings apply when greedy is off.",
                                  factory=SamplingConfig)
     tasks: TaskConfig = h("Apps and splits (the same as in training).", factory=TaskConfig)
-    splits: list[str] = h("Which splits to evaluate: train, heldout_tasks, heldout_apps.",
+    splits: list[str] = h("Which splits to evaluate: train, heldout_tasks, heldout_apps, "
+                          "train_cross_app, heldout_cross_app (the last two: tasks.worlds).",
                           factory=lambda: ["heldout_tasks", "heldout_apps"])
     episodes_per_task: int = h("Episodes per task, parameters re-drawn each time.", 4)
     greedy: bool = h("Greedy decoding (off: sample with sampling.temperature).", True)
@@ -34,5 +35,6 @@ class EvalConfig:
         check(not bad, f"unknown splits {bad}; choose from {', '.join(SPLITS)}")
         check(self.episodes_per_task >= 1, "episodes_per_task must be >= 1")
         check(self.batch_episodes >= 1, "batch_episodes must be >= 1")
-        check(bool(self.tasks.apps) or bool(self.tasks.heldout_apps),
-              "nothing to evaluate: list apps under tasks.apps or tasks.heldout_apps")
+        check(bool(self.tasks.apps) or bool(self.tasks.heldout_apps) or bool(self.tasks.worlds),
+              "nothing to evaluate: list apps under tasks.apps or tasks.heldout_apps (or worlds "
+              "under tasks.worlds)")

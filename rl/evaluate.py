@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rl.assembly import load_policy, splits
+from rl.assembly import load_policy, splits, world_splits
 from rl.config import to_dict
 from rl.eval_config import EvalConfig
 from rl.policy import Policy
@@ -51,7 +51,7 @@ def summarize(episodes: list[Episode]) -> dict[str, Any]:
 
 def _runners(cfg: EvalConfig) -> list[tuple[str, Runner]]:
     out = []
-    for sp in splits(cfg.tasks, cfg.tasks.apps):
+    for sp in splits(cfg.tasks, cfg.tasks.apps) + world_splits(cfg.tasks):
         if sp.name not in cfg.splits:
             continue
         for tid in sp.ids:

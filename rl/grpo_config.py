@@ -10,22 +10,6 @@ from rl.config import (
 
 
 @dataclass
-class WorldMixConfig:
-    """Cross-app tasks of worlds (`phoneworld world build`) mixed into the simulator sources."""
-
-    dirs: list[str] = h("World folders (built by `phoneworld world build SPEC --out DIR`) whose "
-                        "cross-app tasks the sim sources also run.", factory=list)
-    ratio: float = h("Fraction of each sim source's groups that are cross-app world tasks (the "
-                     "rest are single-app tasks), held exactly over every run of groups; 0: none, "
-                     "1: world tasks only.", 0.0)
-
-    def __post_init__(self) -> None:
-        check(0.0 <= self.ratio <= 1.0, f"worlds.ratio must be in [0, 1], got {self.ratio}")
-        check(self.ratio == 0 or bool(self.dirs), f"worlds.ratio is {self.ratio} but worlds.dirs "
-              "is empty: list world folders (phoneworld world build SPEC --out DIR) or set ratio 0")
-
-
-@dataclass
 class GRPOConfig:
     """Online multi-turn RL: groups of G episodes per task instance, one row per agent step."""
 
@@ -37,8 +21,9 @@ class GRPOConfig:
     tasks: TaskConfig = h("Apps, splits and step budgets.", factory=TaskConfig)
     sources: list[SourceConfig] = h("Rollout sources (default: the simulator over tasks.apps).",
                                     factory=lambda: [SourceConfig()])
-    worlds: WorldMixConfig = h("Cross-app world tasks and their share of the sim sources' groups.",
-                               factory=WorldMixConfig)
+    cross_app_ratio: float = h("Fraction of each sim source's groups that are cross-app tasks of "
+                               "tasks.worlds (the rest single-app tasks), held exactly over every "
+                               "run of groups; 0: none, 1: cross-app tasks only.", 0.0)
     judge: JudgeConfig | None = h("The rubric judge (needed by any source with reward: judge).",
                                   None)
     output_dir: str = h("Where checkpoints and metrics go.", "runs/grpo")
@@ -93,11 +78,16 @@ class GRPOConfig:
               "gigpo_weight >= 0 and gigpo_gamma in (0, 1]")
         check(self.micro_batch_tokens >= 256, "micro_batch_tokens must be >= 256")
         check(self.max_staleness >= 0, "max_staleness must be >= 0")
-        check(self.worlds.ratio == 0 or any(s.kind == "sim" for s in self.sources),
-              "worlds.ratio needs a source with kind: sim (world tasks run in the simulator)")
+        check(0.0 <= self.cross_app_ratio <= 1.0,
+              f"cross_app_ratio must be in [0, 1], got {self.cross_app_ratio}")
+        check(self.cross_app_ratio == 0 or bool(self.tasks.worlds),
+              f"cross_app_ratio is {self.cross_app_ratio} but tasks.worlds is empty: list world "
+              "folders (phoneworld world build SPEC --out DIR) or set cross_app_ratio 0")
+        check(self.cross_app_ratio == 0 or any(s.kind == "sim" for s in self.sources),
+              "cross_app_ratio needs a source with kind: sim (world tasks run in the simulator)")
         for s in self.sources:
             if s.kind == "sim" and not s.apps:
                 s.apps = list(self.tasks.apps)
-            check(s.kind != "sim" or bool(s.apps) or self.worlds.ratio == 1,
+            check(s.kind != "sim" or bool(s.apps) or self.cross_app_ratio == 1,
                   f"source {s.name!r} has no apps: list them "
                   "under the source or under tasks.apps")

@@ -41,8 +41,9 @@ class SFTConfig:
         check(self.demos_per_task > 0 or bool(self.demo_files),
               "nothing to train on: set demos_per_task > 0 (oracle demos of tasks.apps) or "
               "list demo_files")
-        check(self.demos_per_task == 0 or bool(self.tasks.apps),
-              "demos_per_task > 0 needs training apps under tasks.apps")
+        check(self.demos_per_task == 0 or bool(self.tasks.apps) or bool(self.tasks.worlds),
+              "demos_per_task > 0 needs training apps under tasks.apps (or worlds under "
+              "tasks.worlds)")
         check(self.epochs > 0 or self.max_steps > 0, "set epochs > 0 or max_steps > 0")
         check(self.batch_size >= 1 and self.grad_accum >= 1, "batch_size and grad_accum >= 1")
         check(self.max_length >= 64, "max_length must be >= 64")

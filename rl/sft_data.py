@@ -28,17 +28,18 @@ log = logging.getLogger(__name__)
 
 def oracle_steps(app_dir: str, task_id: str, seed: int) -> list[dict[str, Any]]:
     """One oracle episode as step records {instruction, observation, history, action}."""
-    from rl.assembly import app_tasks
+    from rl.assembly import app_tasks, world_tasks
     from rl.sources import sim_env
+    from rl.tasks import is_world_dir
 
-    tasks = app_tasks(app_dir)
+    tasks: Any = world_tasks(app_dir) if is_world_dir(app_dir) else app_tasks(app_dir)
     solved = tasks.demo(task_id, seed)
     if solved is None:
         return []
     task, moves = solved
     env = sim_env(app_dir)
     obs = env.reset(task)
-    dev = tasks.app.device
+    dev = tasks.world.device if is_world_dir(app_dir) else tasks.app.device
     history: list[str] = []
     out = []
     for move in moves:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rl.assembly import splits
+from rl.assembly import splits, world_splits
 from rl.config import to_dict
 from rl.model import load_model, save_model
 from rl.prompting import PromptBuilder
@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 def demo_jobs(cfg: SFTConfig) -> list[tuple[str, str, int]]:
     """(app, task, seed) of every oracle demonstration, training tasks only."""
     jobs = []
-    for sp in splits(cfg.tasks, cfg.tasks.apps):
-        if sp.name != "train":
+    for sp in splits(cfg.tasks, cfg.tasks.apps) + world_splits(cfg.tasks):
+        if sp.name not in ("train", "train_cross_app"):
             continue
         for tid in sp.ids:
             jobs += [(sp.app, tid, 10_000 + cfg.seed * 1000 + i) for i in range(cfg.demos_per_task)]

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("torch")
 
 from rl.config import ConfigError, SourceConfig, TaskConfig  # noqa: E402
-from rl.grpo_config import GRPOConfig, WorldMixConfig  # noqa: E402
+from rl.grpo_config import GRPOConfig  # noqa: E402
 from rl.rewards import VerifierReward  # noqa: E402
 from rl.sources import Mix, Source, sim_env  # noqa: E402
 from rl.tasks import AppTasks, WorldTasks, move_action  # noqa: E402
@@ -60,11 +60,45 @@ def test_a_world_task_runs_in_the_sim_env_and_its_oracle_earns_the_reward(source
 
 
 def test_world_mix_config_is_validated() -> None:
-    with pytest.raises(ConfigError, match="worlds.dirs is empty"):
-        WorldMixConfig(ratio=0.5)
+    with pytest.raises(ConfigError, match="tasks.worlds is empty"):
+        GRPOConfig(real_ratio=0.0, tasks=TaskConfig(apps=["a"]), cross_app_ratio=0.5)
     with pytest.raises(ConfigError, match=r"\[0, 1\]"):
-        WorldMixConfig(dirs=["w"], ratio=1.5)
-    cfg = GRPOConfig(real_ratio=0.0, tasks=TaskConfig(apps=["a"]),
-                     worlds=WorldMixConfig(dirs=["w"], ratio=0.5))
-    assert cfg.worlds.ratio == 0.5
-    assert "help" in GRPOConfig.__dataclass_fields__["worlds"].metadata
+        GRPOConfig(real_ratio=0.0, tasks=TaskConfig(apps=["a"], worlds=["w"]),
+                   cross_app_ratio=1.5)
+    cfg = GRPOConfig(real_ratio=0.0, tasks=TaskConfig(apps=["a"], worlds=["w"]),
+                     cross_app_ratio=0.5)
+    assert cfg.cross_app_ratio == 0.5
+    assert "help" in GRPOConfig.__dataclass_fields__["cross_app_ratio"].metadata
+    assert "help" in TaskConfig.__dataclass_fields__["worlds"].metadata
+
+
+def test_world_tasks_feed_sft_demos_and_the_cross_app_eval_split(mini_world_dir: Path,
+                                                                  tmp_path: Path) -> None:
+    """tasks.worlds: training cross-app tasks become oracle demonstrations (SFT rows that replay
+    in the world), held-out ones the heldout_cross_app eval split; the two never overlap."""
+    from rl.assembly import load_policy, world_splits
+    from rl.config import ModelConfig, PromptConfig, SamplingConfig
+    from rl.eval_config import EvalConfig
+    from rl.evaluate import evaluate
+    from rl.sft_config import SFTConfig
+    from rl.sft_trainer import demo_jobs
+    from rl.sft_data import oracle_steps
+
+    tasks = TaskConfig(worlds=[str(mini_world_dir)], heldout_fraction=0.3)
+    sp = {s.name: s.ids for s in world_splits(tasks)}
+    assert sp["train_cross_app"] and sp["heldout_cross_app"]
+    assert not set(sp["train_cross_app"]) & set(sp["heldout_cross_app"])
+    jobs = demo_jobs(SFTConfig(tasks=tasks, demos_per_task=1))
+    assert {tid for _, tid, _ in jobs} == set(sp["train_cross_app"])
+    steps = oracle_steps(*jobs[0])
+    assert steps and steps[-1]["action"].startswith('{"type":"done"')
+    prompt = PromptConfig(system="Act.", max_screen_tokens=96, history=2, max_new_tokens=4)
+    policy = load_policy(ModelConfig(name_or_path="tiny", device="cpu"), prompt,
+                         SamplingConfig(batch_bucket=8, length_bucket=16))
+    res = evaluate(EvalConfig(tasks=TaskConfig(worlds=[str(mini_world_dir)], heldout_fraction=0.3,
+                                               eval_max_steps=2),
+                              prompt=prompt, splits=["heldout_cross_app"], episodes_per_task=1,
+                              output=str(tmp_path / "eval.json")), policy)
+    split = res["splits"]["heldout_cross_app"]
+    assert split["overall"]["episodes"] == len(sp["heldout_cross_app"])
+    assert set(split["categories"]) == {"cross_app"}
