@@ -240,9 +240,10 @@ _mount_tasks()
 
 
 def _mount_world() -> None:
-    """`phoneworld world build|check|tasks|run` (phoneworld.world)."""
-    from phoneworld.world import cli as world_cli
+    """`phoneworld world build|check|tasks|run|apk` (phoneworld.world)."""
+    from phoneworld.world import apk_cli, cli as world_cli
 
+    apk_cli.mount(world_cli.world_app)
     app.add_typer(world_cli.world_app, name="world")
 
 
