@@ -156,7 +156,8 @@ class WorldWalk:
         if nodes and self.rng.random() < 0.9:
             n = self.rng.choice(nodes)
             if n.x2 > n.x1 and n.y2 > n.y1:
-                return self.rng.randrange(n.x1, n.x2), self.rng.randrange(max(n.y1, sy.STATUS_H), max(n.y2, sy.STATUS_H + 1))
+                y1 = max(n.y1, sy.STATUS_H)  # not on the status bar (a drag there opens the shade)
+                return self.rng.randrange(n.x1, n.x2), self.rng.randrange(y1, max(n.y2, y1 + 1))
         return self.rng.randrange(self.w), self.rng.randrange(sy.STATUS_H, self.h)
 
     def action(self) -> list[Any]:
