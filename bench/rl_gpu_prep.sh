@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepare what the GPU run carries (see bench/rl_gpu_run.sh), on the dev machine, in the repo root.
 #   .rlgpu/a  (call 1): the first half of the SmolLM2 GGUF, its tokenizer + config, py3.12 wheels
-#   .rlgpu/b  (call 2): the second half, its sha256, the real-data apps (built from ../shared)
+#   .rlgpu/b  (call 2): the second half, its sha256, the real-data apps and the cross-app world
+#             (built from ../shared)
 # Each stays under the 64 MiB a device call carries (with the ~2.5 MB working tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,13 @@ for app in .rlgpu/tmp/apps/*/; do
   mkdir -p ".rlgpu/b/apps/$name"
   cp -r "$app/app.json" "$app/tasks.json" "$app/task_specs" ".rlgpu/b/apps/$name/" 2>/dev/null || true
 done
+# The cross-app world (examples/world.yaml: the two bundled apps + SMS Messenger and Contacts
+# from the AutoDroid traces) with its cross-app tasks.
+if [ -d "$REAL/autodroid-utgs" ]; then
+  .venv/bin/phoneworld world build examples/world.yaml --out .rlgpu/b/world >/dev/null \
+    || echo "warning: the world did not build"
+  rm -rf .rlgpu/b/world/*/report.json
+fi
 rm -rf .rlgpu/tmp
 du -sh .rlgpu/a .rlgpu/b
 echo "carry .rlgpu/a with 'bash bench/rl_gpu_run.sh speed', then .rlgpu/b with 'bash bench/rl_gpu_run.sh full'"

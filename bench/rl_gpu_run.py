@@ -35,8 +35,10 @@ sys.path[:0] = [str(REPO), str(REPO / "bench")]
 log = logging.getLogger("rl_gpu_run")
 CARRY = REPO / ".rlgpu"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-HELDOUT_APPS = ("com.simplemobiletools.gallery.pro", "com.simplemobiletools.smsmessenger",
+# held-out apps: none of them is in the carried world (its SMS Messenger and Contacts are trained on)
+HELDOUT_APPS = ("com.simplemobiletools.gallery.pro", "com.simplemobiletools.dialer",
                 "autodroid.firefox")
+CROSS_APP_RATIO = 0.5  # the mixed RL variant's share of cross-app groups
 ANCHOR = {"rollout_steps_per_s_256": 199.0, "update_s_64x10": 10.65,
           "source": "research/rl-h200-anchor.md (HF generate, random-init SmolLM2-135M)"}
 
@@ -47,7 +49,7 @@ class Plan:
 
     model: str = "gguf"  # gguf | tiny
     budget_s: float = 560.0
-    sft_s: float = 140.0
+    sft_s: float = 120.0
     rl_max_s: float = 240.0
     demos_per_task: int = 6
     sft_epochs: float = 2.0
@@ -101,6 +103,37 @@ def apps(work: Path, smoke: bool) -> tuple[list[str], list[str]]:
     return train, held
 
 
+MINI_WORLD = """format: phoneworld-world/1
+name: mini
+apps:
+  - dir: com.example.notes
+  - dir: com.example.messages
+clipboard: "Stale text"
+"""
+
+
+def world(work: Path, smoke: bool) -> str | None:
+    """The world whose cross-app tasks join SFT, RL (mixed variant) and evaluation: the carried
+    one (`examples/world.yaml`, built by rl_gpu_prep.sh), or the two bundled apps for smoke."""
+    carried = CARRY / "b" / "world"
+    if not smoke and (carried / "world.yaml").is_file():
+        return str(carried)
+    if not smoke:
+        return None
+    built = work / "mini_world"
+    if not (built / "world.yaml").is_file():
+        src = work / "mini_src"
+        for traces in ("traces", "traces_messages"):
+            subprocess.run([sys.executable, "-m", "phoneworld.cli", "build",
+                            str(REPO / "examples" / traces), "--out", str(src), "-q"],
+                           check=True, capture_output=True)
+        (src / "world.yaml").write_text(MINI_WORLD)
+        subprocess.run([sys.executable, "-m", "phoneworld.cli", "world", "build",
+                        str(src / "world.yaml"), "--out", str(built)], check=True,
+                       capture_output=True)
+    return str(built)
+
+
 def join_gguf(work: Path) -> Path:
     """The GGUF file from its carried halves (checked against the carried sha256)."""
     parts = sorted([*CARRY.glob("a/*.gguf.part*"), *CARRY.glob("b/*.gguf.part*")])
@@ -133,12 +166,13 @@ def model_cfg(plan: Plan, work: Path, random_weights: bool) -> Any:
     return ModelConfig(name_or_path=str(gguf.parent), gguf_file=gguf.name)
 
 
-def common(plan: Plan, train: list[str], held: list[str], new_tokens: int) -> dict[str, Any]:
+def common(plan: Plan, train: list[str], held: list[str], new_tokens: int,
+           worlds: list[str] | None = None) -> dict[str, Any]:
     prompt = {"history": 4, "max_screen_tokens": 384, "max_new_tokens": new_tokens}
     if plan.model == "tiny":
         prompt.update(system="Act.", max_screen_tokens=128)
     return {"prompt": prompt, "tasks": {"apps": train, "heldout_apps": held,
-                                        "heldout_fraction": 0.2,
+                                        "worlds": worlds or [], "heldout_fraction": 0.2,
                                         "train_max_steps": plan.train_steps,
                                         "eval_max_steps": plan.eval_steps},
             "sampling": {"batch_bucket": plan.batch_bucket,
@@ -181,7 +215,8 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
         out["decode_check_compiled"] = decode_check(policy, tasks)
         out["rollout_compiled"] = {}
         for n in plan.speed_episodes:
-            out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
+            out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps,
+                                                            repeats=1)
             log.info("rollout %d episodes, compiled prefill: %.0f agent steps/s", n,
                      out["rollout_compiled"][str(n)]["steps_per_s"])
         n = str(max(plan.speed_episodes))
@@ -279,22 +314,25 @@ def eval_phase(plan: Plan, base: dict[str, Any], model_dir: Path, out: Path) -> 
 
     over = {**base, "init_from": str(model_dir), "episodes_per_task": plan.eval_episodes,
             "output": str(out), "batch_episodes": 1024}
-    if not base["tasks"]["heldout_apps"]:
-        over["splits"] = ["heldout_tasks"]
+    over["splits"] = ["heldout_tasks"] + (["heldout_apps"] if base["tasks"]["heldout_apps"]
+                                          else []) + (["heldout_cross_app"]
+                                                      if base["tasks"]["worlds"] else [])
     cfg = load_config(EvalConfig, None, over)
     return evaluate(cfg, load_policy(cfg.model, cfg.prompt, cfg.sampling, cfg.init_from))
 
 
 def rl_phase(plan: Plan, work: Path, base: dict[str, Any], sft_dir: Path,
-             budget_s: float) -> tuple[Path, dict[str, Any]]:
+             budget_s: float, name: str = "grpo",
+             cross_app_ratio: float = 0.0) -> tuple[Path, dict[str, Any]]:
     from rl.config import load_config
     from rl.grpo_config import GRPOConfig
     from rl.grpo_trainer import GRPOTrainer
 
     over = {**base, "init_from": str(sft_dir), "real_ratio": 0.0, "group_size": plan.group_size,
             "groups_per_update": plan.groups_per_update, "updates": 1000,
-            "learning_rate": 5e-6 if plan.model != "tiny" else 1e-3, "max_staleness": 2,
-            "output_dir": str(work / "grpo"), "resume": False, "save_every": 0,
+            "learning_rate": 1e-5 if plan.model != "tiny" else 1e-3, "max_staleness": 2,
+            "output_dir": str(work / name), "resume": False, "save_every": 0,
+            "cross_app_ratio": cross_app_ratio,
             "time_budget_s": budget_s, "micro_batch_tokens": 32768, "max_refills": 6,
             "sources": [{"name": "mock", "kind": "sim", "groups_per_batch":
                          plan.groups_per_batch}]}
@@ -304,9 +342,11 @@ def rl_phase(plan: Plan, work: Path, base: dict[str, Any], sft_dir: Path,
         for s in trainer.sources:
             s.reward = lambda ep: float(rng.random() < 0.5)
     hist = trainer.train()
-    final = max((work / "grpo").glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))
+    final = max((work / name).glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[1]))
     upd = sorted(h["update_s"] for h in hist)
-    return final, {"updates": len(hist), "median_update_s": upd[len(upd) // 2] if upd else None,
+    return final, {"updates": len(hist), "cross_app_ratio": cross_app_ratio,
+                   "learning_rate": over["learning_rate"],
+                   "median_update_s": upd[len(upd) // 2] if upd else None,
                    "rollout_steps_per_s": [round(h["rollout_steps_per_s"], 1) for h in hist],
                    "history": hist}
 
@@ -347,8 +387,13 @@ def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path)
 
 
 def full_phase(plan: Plan, work: Path, train: list[str], held: list[str],
-               clock: Clock, compile_prefill: bool = False) -> dict[str, Any]:
-    base = common(plan, train, held, plan.max_new_tokens)
+               clock: Clock, compile_prefill: bool = False,
+               worlds: list[str] | None = None) -> dict[str, Any]:
+    """SFT (single-app and cross-app demonstrations), then two GRPO runs from the same SFT
+    model: single-app tasks only, and single-app + cross-app tasks (CROSS_APP_RATIO of the
+    groups); every model evaluated on held-out tasks, held-out apps and held-out cross-app
+    tasks."""
+    base = common(plan, train, held, plan.max_new_tokens, worlds)
     base["sampling"]["compile_prefill"] = compile_prefill  # as the speed phase measured best
     out: dict[str, Any] = {}
     model = model_cfg(plan, work, False)
@@ -360,26 +405,36 @@ def full_phase(plan: Plan, work: Path, train: list[str], held: list[str],
     ev_sft = guarded(out, "eval_after_sft", eval_phase, plan, base, sft_dir,
                      work / "eval_sft.json")
     clock.mark("eval_after_sft", t0)
-    reserve = 1.3 * clock.phases["eval_after_sft"] + 75
-    budget = max(15.0, min(plan.rl_max_s, clock.left() - reserve))
-    t0 = time.monotonic()
-    rl_res = guarded(out, "rl", rl_phase, plan, work, base, sft_dir, budget)
-    clock.mark("rl", t0)
-    out["success"] = {"after_sft": headline(ev_sft) if ev_sft else None}
     out["eval_after_sft"] = ev_sft
-    if rl_res is not None:
-        rl_dir, out["rl"] = rl_res
+    out["success"] = {"after_sft": headline(ev_sft) if ev_sft else None}
+    variants = [("single_app", 0.0)] + ([("mixed", CROSS_APP_RATIO)] if worlds else [])
+    out["rl"], out["eval_after_rl"] = {}, {}
+    last = None
+    # one budget for every variant, fixed before the first starts, so they compare fairly
+    n = len(variants)
+    reserve = n * (1.3 * clock.phases["eval_after_sft"] + 10) + 40
+    budget = max(15.0, min(plan.rl_max_s, (clock.left() - reserve) / n))
+    out["rl_budget_s"] = budget
+    for name, ratio in variants:
         t0 = time.monotonic()
-        ev_rl = guarded(out, "eval_after_rl", eval_phase, plan, base, rl_dir,
-                        work / "eval_rl.json")
-        clock.mark("eval_after_rl", t0)
-        out["eval_after_rl"] = ev_rl
-        out["success"]["after_rl"] = headline(ev_rl) if ev_rl else None
-        if clock.left() > 45:
-            t0 = time.monotonic()
-            out["speed_trained"] = guarded(out, "speed_trained", trained_speed, plan, base,
-                                           model, rl_dir)
-            clock.mark("speed_trained", t0)
+        rl_res = guarded(out, f"rl_{name}", rl_phase, plan, work, base, sft_dir, budget,
+                         f"grpo_{name}", ratio)
+        clock.mark(f"rl_{name}", t0)
+        if rl_res is None:
+            continue
+        rl_dir, out["rl"][name] = rl_res
+        t0 = time.monotonic()
+        ev = guarded(out, f"eval_after_rl_{name}", eval_phase, plan, base, rl_dir,
+                     work / f"eval_rl_{name}.json")
+        clock.mark(f"eval_after_rl_{name}", t0)
+        out["eval_after_rl"][name] = ev
+        out["success"][f"after_rl_{name}"] = headline(ev) if ev else None
+        last = rl_dir
+    if last is not None and clock.left() > 45:
+        t0 = time.monotonic()
+        out["speed_trained"] = guarded(out, "speed_trained", trained_speed, plan, base, model,
+                                       last)
+        clock.mark("speed_trained", t0)
     return out
 
 
@@ -443,7 +498,10 @@ def main() -> None:
         if args.phase == "full" and prior.is_file():
             result["speed_random_init"] = json.loads(prior.read_text()).get("speed_random_init")
         chosen = bool((result.get("speed_random_init") or {}).get("compile_prefill"))
-        result.update(full_phase(plan, args.work, train, held, clock, chosen))
+        w = world(args.work, args.phase == "smoke")
+        result["world"] = Path(w).name if w else None
+        result.update(full_phase(plan, args.work, train, held, clock, chosen,
+                                 [w] if w else None))
     result["phase_seconds"] = clock.phases
     name = {"profile": "rl_h200_profile.json", "speed": "rl_h200_speed.json", "full": "rl_h200.json", "smoke": "rl_smoke.json"}
     write(args.out, name[args.phase], result)
