@@ -239,7 +239,7 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
     import dataclasses
 
     import torch
-    from rl_speed import _runners, rollout_speed
+    from rl_speed import first_suffixes, rollout_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, from_dict
@@ -251,12 +251,7 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
     tasks = [(s.source, s.ids) for s in splits(from_dict(GRPOConfig, {
         "tasks": base["tasks"], "real_ratio": 0}).tasks) if s.name == "train" and s.ids]
     n = max(plan.speed_episodes)
-    runners = _runners(tasks, n, 1, 3)
-    views = []
-    for r in runners:
-        r.start()
-        views.append(r.view())
-    suffixes = policy.builder.suffixes(views)
+    suffixes = first_suffixes(policy, tasks, n, 3)
     for _ in range(2):
         policy.gen.generate(policy.prefix_ids, suffixes)
     torch.cuda.synchronize()

@@ -85,6 +85,16 @@ def rollout_speed(policy: Any, tasks: list[tuple[TaskSource, list[str]]], episod
             "mean_prompt_tokens": statistics.mean(r["mean_prompt_tokens"] for r in steady)}
 
 
+def first_suffixes(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: int,
+                   seed: int) -> list[list[int]]:
+    """Prompt suffixes of the first step of `rows` freshly started episodes."""
+    views = []
+    for r in _runners(tasks, rows, 1, seed):
+        r.start()
+        views.append(r.view())
+    return policy.builder.suffixes(views)
+
+
 def decode_check(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: int = 64,
                  new_tokens: int = 24) -> dict[str, Any]:
     """The static decoder (CUDA graphs on a GPU) against transformers' plain loop on the same
@@ -92,12 +102,7 @@ def decode_check(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: i
     from rl.config import SamplingConfig
     from rl.sampling import BatchGenerator
 
-    runners = _runners(tasks, rows, 1, 7)
-    views = []
-    for r in runners:
-        r.start()
-        views.append(r.view())
-    suffixes = policy.builder.suffixes(views)
+    suffixes = first_suffixes(policy, tasks, rows, 7)
     m, tok = policy.rollout_model, policy.tok
     out = {}
     for static in (True, False):

@@ -211,30 +211,20 @@ class BatchGenerator:
         t1 = time.perf_counter()
         self.timing["prefill_s"] += t1 - t0
         self.timing["prefill_tokens"] += batch * ids.shape[1]
-        done = torch.zeros(batch, dtype=torch.bool, device=ids.device)
-        done[len(suffixes):] = True
-        toks, lps = [], []
-        pos = pos[:, -1:]
-        for t in range(self.max_new):
-            tok, lp = self._pick(logits, greedy, gen)
-            tok = torch.where(done, torch.full_like(tok, self.pad), tok)
-            toks.append(tok)
-            lps.append(lp)
-            done = done | (tok == self.eos)
-            # checking for the end syncs with the GPU: every 4 tokens keeps the CPU ahead
-            if t + 1 == self.max_new or (t % 4 == 3 and bool(done.all())):
-                break
-            mask = torch.cat([mask, torch.ones((batch, 1), dtype=mask.dtype, device=mask.device)], -1)
-            pos = pos + 1
-            logits, past = self._forward(past, input_ids=tok[:, None], attention_mask=mask,
-                                         position_ids=pos)
-        out = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
-                            len(suffixes))
-        self.timing["decode_s"] += time.perf_counter() - t1
-        self.timing["decode_steps"] += len(toks)
-        self.timing["rows"] += len(suffixes)
-        self.timing["padded_rows"] += batch
-        return out
+        state = {"mask": mask, "pos": pos[:, -1:], "past": past}
+
+        def step(tok: torch.Tensor) -> torch.Tensor:
+            m = state["mask"]
+            state["mask"] = torch.cat([m, torch.ones((batch, 1), dtype=m.dtype,
+                                                     device=m.device)], -1)
+            state["pos"] = state["pos"] + 1
+            out, state["past"] = self._forward(state["past"], input_ids=tok[:, None],
+                                               attention_mask=state["mask"],
+                                               position_ids=state["pos"])
+            return out
+
+        return self._decode(logits, step, len(suffixes), list(range(len(suffixes))), greedy,
+                            gen, t1)
 
     @torch.no_grad()
     def _static_chunk(self, prefix: list[int], suffixes: list[list[int]], greedy: bool,
@@ -251,8 +241,15 @@ class BatchGenerator:
         batch = logits.shape[0]
         self.timing["prefill_s"] += t1 - t0
         self.timing["prefill_tokens"] += sum(len(s) for s in suffixes)
+        return self._decode(logits, step, len(suffixes), order, greedy, gen, t1)
+
+    def _decode(self, logits: torch.Tensor, step: Any, n: int, order: list[int], greedy: bool,
+                gen: Any, since: float) -> list[Sample]:
+        """Sample from the prefill's last logits, then `step(tokens) -> logits` until every row
+        ended its turn; row j of the batch is request order[j] (rows past n are padding)."""
+        batch = logits.shape[0]
         done = torch.zeros(batch, dtype=torch.bool, device=logits.device)
-        done[len(suffixes):] = True
+        done[n:] = True
         toks, lps = [], []
         for t in range(self.max_new):
             tok, lp = self._pick(logits, greedy, gen)
@@ -260,17 +257,17 @@ class BatchGenerator:
             toks.append(tok)
             lps.append(lp)
             done = done | (tok == self.eos)
+            # checking for the end syncs with the GPU: every 4 tokens keeps the CPU ahead
             if t + 1 == self.max_new or (t % 4 == 3 and bool(done.all())):
                 break
             logits = step(tok)
-        got = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(),
-                            len(suffixes))
-        out: list[Sample] = [got[0]] * len(suffixes)
+        got = self._collect(torch.stack(toks, 1).cpu(), torch.stack(lps, 1).cpu(), n)
+        out: list[Sample] = [got[0]] * n
         for row, i in enumerate(order):
             out[i] = got[row]
-        self.timing["decode_s"] += time.perf_counter() - t1
+        self.timing["decode_s"] += time.perf_counter() - since
         self.timing["decode_steps"] += len(toks)
-        self.timing["rows"] += len(suffixes)
+        self.timing["rows"] += n
         self.timing["padded_rows"] += batch
         return out
 

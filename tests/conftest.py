@@ -1,4 +1,5 @@
-"""Shared fixtures: where the example and the real trace sets are, and the example's build."""
+"""Shared fixtures: where the example and the real trace sets are, the example's build, and the
+CI world (the two bundled apps on one device)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,27 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "traces"
 REAL = REPO.parent / "shared" / "data" / "real"
+MESSAGES = REPO / "examples" / "traces_messages"
+MINI_WORLD_YAML = """\
+format: phoneworld-world/1
+name: mini
+apps:
+  - dir: com.example.notes
+  - dir: com.example.messages
+clipboard: "Stale text"
+notifications:
+  - {app: com.example.messages, text: "Bob: Pick up the parcel"}
+"""
+
+
+def build_mini_world(out: Path, world_yaml: str = MINI_WORLD_YAML) -> Path:
+    """`out` holding the two bundled apps (notes, messages), built, and `world.yaml` naming them."""
+    from phoneworld.pipeline import BuildConfig, build
+
+    for traces in (EXAMPLE, MESSAGES):
+        build(BuildConfig(traces=traces, out=out, html=False, android=False, tasks=False))
+    (out / "world.yaml").write_text(world_yaml, encoding="utf-8")
+    return out
 
 
 def real_set(name: str) -> Path:

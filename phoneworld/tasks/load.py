@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from phoneworld.errors import InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
-from phoneworld.ir.diagnostics import Diagnostics
+from phoneworld.ir.diagnostics import Diagnostic, Diagnostics
 from phoneworld.tasks import codes
 from phoneworld.tasks.rules import BAD_TAG, RULE_OPS
 from phoneworld.tasks.spec import TaskSpec
@@ -187,6 +187,15 @@ def load_task_specs(paths: Iterable[Path], app: AppSpec,
     all problems when any has an error."""
     from phoneworld.tasks.typecheck import check_task
 
+    loaded = load_checked(paths, lambda task: check_task(task, app), "the task specs", diags)
+    log.info("loaded %d task spec(s) for %s", len(loaded), app.package)
+    return loaded
+
+
+def load_checked(paths: Iterable[Path], check: Callable[[LoadedTask], list[Diagnostic]],
+                 what: str, diags: Diagnostics | None = None) -> list[LoadedTask]:
+    """Every spec under `paths`, parsed, with unique ids and checked by `check` (an app's or a
+    world's checker); raise InputError naming `what` with all problems when any has an error."""
     diags = diags if diags is not None else Diagnostics()
     loaded: list[LoadedTask] = []
     ids: dict[str, str] = {}
@@ -204,12 +213,11 @@ def load_task_specs(paths: Iterable[Path], app: AppSpec,
                         task.at(("id",)))
             continue
         ids[spec.id] = name
-        problems = check_task(task, app)
+        problems = check(task)
         diags.extend(problems)
         if not any(d.severity == "error" for d in problems):
             loaded.append(task)
     if diags.has_errors:
         n = sum(d.severity == "error" for d in diags.items)
-        raise InputError(f"the task specs have {n} error(s)", diags.items)
-    log.info("loaded %d task spec(s) for %s", len(loaded), app.package)
+        raise InputError(f"{what} have {n} error(s)", diags.items)
     return loaded

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from phoneworld.errors import EnvError, InputError
-from phoneworld.ir.diagnostics import Diagnostic, Diagnostics
+from phoneworld.ir.diagnostics import Diagnostic
 from phoneworld.tasks import codes
 from phoneworld.tasks import spec as s
 from phoneworld.tasks.codegen import compile_verifier
-from phoneworld.tasks.load import LoadedTask, YamlPath, parse_task, read_yaml, spec_files
+from phoneworld.tasks.load import LoadedTask, YamlPath, load_checked
 from phoneworld.tasks.oracle import OracleConfig
 from phoneworld.tasks.sanity import ALREADY, DONE_PASSES, NO_PARAMS, REPLAY, TaskCheck
 from phoneworld.tasks.typecheck import _Checker
@@ -57,29 +57,7 @@ def check_spec(task: LoadedTask, schema: WorldSchema) -> list[Diagnostic]:
 
 def load_world_tasks(paths: Iterable[Path], schema: WorldSchema) -> list[LoadedTask]:
     """Every world task spec under `paths`, checked; raise InputError with all problems."""
-    diags = Diagnostics()
-    out: list[LoadedTask] = []
-    ids: dict[str, str] = {}
-    for file in spec_files(paths):
-        name = file.as_posix()
-        data, lines = read_yaml(file, name, diags)
-        spec = parse_task(data, lines, name, diags) if data is not None or lines else None
-        if spec is None:
-            continue
-        task = LoadedTask(spec, name, lines)
-        if spec.id in ids:
-            diags.error(codes.DUPLICATE, f"task id {spec.id!r} is also used by {ids[spec.id]}",
-                        task.at(("id",)))
-            continue
-        ids[spec.id] = name
-        problems = check_spec(task, schema)
-        diags.extend(problems)
-        if not any(d.severity == "error" for d in problems):
-            out.append(task)
-    if diags.has_errors:
-        n = sum(d.severity == "error" for d in diags.items)
-        raise InputError(f"the world task specs have {n} error(s)", diags.items)
-    return out
+    return load_checked(paths, lambda task: check_spec(task, schema), "the world task specs")
 
 
 def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,

@@ -14,9 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.android.conftest import BUILD_TOOLS, JVM_TOOLS, need
-from tests.conftest import EXAMPLE, REPO
+from tests.conftest import build_mini_world
 
-MESSAGES = REPO / "examples" / "traces_messages"
 WORLD_YAML = """\
 format: phoneworld-world/1
 name: mini
@@ -32,13 +31,7 @@ SEQUENCES, STEPS = 150, 25
 
 @pytest.fixture(scope="session")
 def world_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from phoneworld.pipeline import BuildConfig, build
-
-    out = tmp_path_factory.mktemp("world_apk")
-    for traces in (EXAMPLE, MESSAGES):
-        build(BuildConfig(traces=traces, out=out, html=False, android=False, tasks=False))
-    (out / "world.yaml").write_text(WORLD_YAML, encoding="utf-8")
-    return out
+    return build_mini_world(tmp_path_factory.mktemp("world_apk"), WORLD_YAML)
 
 
 @pytest.fixture(scope="session")

@@ -15,30 +15,11 @@ from typing import Any
 import pytest
 
 from phoneworld.ir import trace as tr
-from tests.conftest import EXAMPLE, REPO
-
-MESSAGES = REPO / "examples" / "traces_messages"
-WORLD_YAML = """\
-format: phoneworld-world/1
-name: mini
-apps:
-  - dir: com.example.notes
-  - dir: com.example.messages
-clipboard: "Stale text"
-notifications:
-  - {app: com.example.messages, text: "Bob: Pick up the parcel"}
-"""
-
+from tests.conftest import build_mini_world
 
 @pytest.fixture(scope="module")
 def world_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from phoneworld.pipeline import BuildConfig, build
-
-    out = tmp_path_factory.mktemp("device_world")
-    for traces in (EXAMPLE, MESSAGES):
-        build(BuildConfig(traces=traces, out=out, html=False, android=False, tasks=False))
-    (out / "world.yaml").write_text(WORLD_YAML, encoding="utf-8")
-    return out
+    return build_mini_world(tmp_path_factory.mktemp("device_world"))
 
 
 @pytest.fixture()
