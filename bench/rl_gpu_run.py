@@ -207,23 +207,25 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
         out["rollout"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
         log.info("rollout %d episodes: %.0f agent steps/s", n,
                  out["rollout"][str(n)]["steps_per_s"])
-    if policy.gen.static is not None:  # the same with the prefill layer compiled
+    if policy.gen.static is not None:  # the same with the layer pieces compiled
         from rl.decode import StaticDecoder
 
         policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=128,
-                                          compile_prefill=True)
+                                          compile_layers=True)
         out["decode_check_compiled"] = decode_check(policy, tasks)
         out["rollout_compiled"] = {}
         for n in plan.speed_episodes:
             out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps,
                                                             repeats=1)
-            log.info("rollout %d episodes, compiled prefill: %.0f agent steps/s", n,
+            log.info("rollout %d episodes, compiled: %.0f agent steps/s", n,
                      out["rollout_compiled"][str(n)]["steps_per_s"])
         n = str(max(plan.speed_episodes))
-        out["compile_prefill"] = bool(
+        out["compile_layers"] = bool(
             out["rollout_compiled"][n]["steps_per_s"] > out["rollout"][n]["steps_per_s"]
             and out["decode_check_compiled"]["mean_agreeing_prefix"]
             >= out["decode_check"]["mean_agreeing_prefix"] - 0.1)
+        if not out["compile_layers"]:
+            policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=128)
     trainer = anchor_trainer(base, policy, work / "speed_run", plan.group_size,
                              plan.update_groups, plan.speed_steps)
     out["update_64x10"] = update_speed(trainer)
@@ -382,14 +384,14 @@ def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path)
 
 
 def full_phase(plan: Plan, work: Path, train: list[str], held: list[str],
-               clock: Clock, compile_prefill: bool = False,
+               clock: Clock, compile_layers: bool = False,
                worlds: list[str] | None = None) -> dict[str, Any]:
     """SFT (single-app and cross-app demonstrations), then two GRPO runs from the same SFT
     model: single-app tasks only, and single-app + cross-app tasks (CROSS_APP_RATIO of the
     groups); every model evaluated on held-out tasks, held-out apps and held-out cross-app
     tasks."""
     base = common(plan, train, held, plan.max_new_tokens, worlds)
-    base["sampling"]["compile_prefill"] = compile_prefill  # as the speed phase measured best
+    base["sampling"]["compile_layers"] = compile_layers  # as the speed phase measured best
     out: dict[str, Any] = {}
     model = model_cfg(plan, work, False)
     sft_res = guarded(out, "sft", sft_phase, plan, work, base, model, clock)
@@ -492,7 +494,7 @@ def main() -> None:
         prior = CARRY / "a" / "speed.json"
         if args.phase == "full" and prior.is_file():
             result["speed_random_init"] = json.loads(prior.read_text()).get("speed_random_init")
-        chosen = bool((result.get("speed_random_init") or {}).get("compile_prefill"))
+        chosen = bool((result.get("speed_random_init") or {}).get("compile_layers"))
         w = world(args.work, args.phase == "smoke")
         result["world"] = Path(w).name if w else None
         result.update(full_phase(plan, args.work, train, held, clock, chosen,

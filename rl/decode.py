@@ -25,10 +25,13 @@ prefix region is refilled when the prefix or the weights version changes.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention.bias import causal_lower_right
 
 log = logging.getLogger(__name__)
 
@@ -83,16 +86,78 @@ def _pow2(n: int) -> int:
     return 1 << max(0, n - 1).bit_length()
 
 
+def _compiled(fn: Callable[..., Any], on: bool) -> Callable[..., Any]:
+    """`fn` under torch.compile (dynamic shapes: one compile serves every layer, batch bucket
+    and length), falling back to `fn` itself for good if compiling fails on this machine."""
+    if not on:
+        return fn
+    state: dict[str, Callable[..., Any]] = {"fn": torch.compile(fn, dynamic=True)}
+
+    def call(*args: Any) -> Any:
+        try:
+            return state["fn"](*args)
+        except Exception as exc:  # no working compiler backend: stay eager
+            if state["fn"] is fn:
+                raise
+            log.warning("torch.compile of %s failed (%s); running it eagerly",
+                        getattr(fn, "__name__", fn), exc)
+            state["fn"] = fn
+            return fn(*args)
+    return call
+
+
+@dataclass
+class _Layer:
+    """One decoder layer's weights, q/k/v and gate/up fused into one matrix each (copies,
+    refreshed in place per weights version); the others are the model's own tensors."""
+
+    norm_in: torch.Tensor
+    qkv: torch.Tensor
+    qkv_bias: torch.Tensor | None
+    o: torch.Tensor
+    o_bias: torch.Tensor | None
+    norm_post: torch.Tensor
+    gate_up: torch.Tensor
+    down: torch.Tensor
+    module: Any
+
+    @classmethod
+    def of(cls, layer: Any) -> "_Layer":
+        a, m = layer.self_attn, layer.mlp
+        qkv, bias, gate_up = cls._fused(layer)
+        return cls(layer.input_layernorm.weight, qkv, bias, a.o_proj.weight, a.o_proj.bias,
+                   layer.post_attention_layernorm.weight, gate_up, m.down_proj.weight, layer)
+
+    @staticmethod
+    def _fused(layer: Any) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor]:
+        a, m = layer.self_attn, layer.mlp
+        projs = (a.q_proj, a.k_proj, a.v_proj)
+        bias = None
+        if all(p.bias is not None for p in projs):
+            bias = torch.cat([p.bias for p in projs])
+        elif any(p.bias is not None for p in projs):  # some biased: zeros stand in for the rest
+            bias = torch.cat([p.bias if p.bias is not None else
+                              p.weight.new_zeros(p.weight.shape[0]) for p in projs])
+        return (torch.cat([p.weight for p in projs]), bias,
+                torch.cat([m.gate_proj.weight, m.up_proj.weight]))
+
+    def refresh(self) -> None:
+        qkv, bias, gate_up = self._fused(self.module)
+        self.qkv.copy_(qkv)
+        self.gate_up.copy_(gate_up)
+        if bias is not None and self.qkv_bias is not None:
+            self.qkv_bias.copy_(bias)
+
+
 class StaticDecoder:
     """Prefill + static-shape decode for one model (see the module docstring)."""
 
     def __init__(self, model: Any, capacity_bucket: int = 128, prefill_rows: int = 128,
-                 graphs: bool | None = None, compile_prefill: bool = False) -> None:
+                 graphs: bool | None = None, compile_layers: bool = False) -> None:
         self.model = model
         conf = model.config
         base = model.model
         att = base.layers[0].self_attn
-        self.layers = base.layers
         self.h = conf.num_attention_heads
         self.hkv = getattr(conf, "num_key_value_heads", None) or self.h
         self.d = getattr(att, "head_dim", conf.hidden_size // self.h)
@@ -107,6 +172,9 @@ class StaticDecoder:
         self.dev = self.embed.device
         self.dtype = self.embed.dtype
         self.graphs = self.dev.type == "cuda" if graphs is None else graphs
+        with torch.no_grad():
+            self.w = [_Layer.of(layer) for layer in base.layers]
+        self._version: Any = None  # the weights version the fused copies hold
         self._rows = self._cap = 0
         self.K: list[torch.Tensor] = []
         self.V: list[torch.Tensor] = []
@@ -114,12 +182,9 @@ class StaticDecoder:
         self._cos = self._sin = torch.empty(0)
         self._captured: dict[tuple[int, int], tuple[Any, torch.Tensor]] = {}
         self._pool: Any = None
-        self._layer = self._layer_eager
-        if compile_prefill:
-            try:
-                self._layer = torch.compile(self._layer_eager, dynamic=True)
-            except Exception as exc:  # no compiler backend here: stay eager
-                log.warning("prefill not compiled (%s)", exc)
+        self._pre = _compiled(self._pre_eager, compile_layers)
+        self._post = _compiled(self._post_eager, compile_layers)
+        self._attend_post = _compiled(self._attend_post_eager, compile_layers)
 
     # ------------------------------------------------------------------ buffers
 
@@ -129,8 +194,8 @@ class StaticDecoder:
             return
         rows, cap = max(rows, self._rows), max(cap, self._cap)
         shape = (rows, self.hkv, cap, self.d)
-        self.K = [torch.zeros(shape, dtype=self.dtype, device=self.dev) for _ in self.layers]
-        self.V = [torch.zeros(shape, dtype=self.dtype, device=self.dev) for _ in self.layers]
+        self.K = [torch.zeros(shape, dtype=self.dtype, device=self.dev) for _ in self.w]
+        self.V = [torch.zeros(shape, dtype=self.dtype, device=self.dev) for _ in self.w]
         self.mask = torch.full((rows, cap), NEG, dtype=self.dtype, device=self.dev)
         self.tok = torch.zeros(rows, dtype=torch.long, device=self.dev)
         self.pos = torch.zeros(rows, dtype=torch.long, device=self.dev)
@@ -153,6 +218,49 @@ class StaticDecoder:
             self.V[i][:, :, :p].copy_(v[0].expand(self._rows, -1, -1, -1))
         self._prefix_key = key
 
+    # ------------------------------------------------------------------ layer pieces
+
+    def _pre_eager(self, x: torch.Tensor, norm: torch.Tensor, qkv: torch.Tensor,
+                   bias: torch.Tensor | None, cos: torch.Tensor,
+                   sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """RMSNorm, the fused q/k/v projection and rotary: x (B, T, hidden) -> q (B, h, T, d),
+        k and v (B, kv heads, T, d)."""
+        b, t, _ = x.shape
+        out = F.linear(_rms(x, norm, self.eps), qkv, bias)
+        q, k, v = out.split((self.h * self.d, self.hkv * self.d, self.hkv * self.d), -1)
+        q = q.reshape(b, t, self.h, self.d).transpose(1, 2)
+        k = k.reshape(b, t, self.hkv, self.d).transpose(1, 2)
+        v = v.reshape(b, t, self.hkv, self.d).transpose(1, 2)
+        return _rotate(q, cos, sin), _rotate(k, cos, sin), v
+
+    def _post_eager(self, x: torch.Tensor, att: torch.Tensor, o: torch.Tensor,
+                    o_bias: torch.Tensor | None, norm: torch.Tensor, gate_up: torch.Tensor,
+                    down: torch.Tensor) -> torch.Tensor:
+        """The attention output projection, the residual, RMSNorm and the SwiGLU MLP."""
+        x = x + F.linear(att, o, o_bias)
+        gate, up = F.linear(_rms(x, norm, self.eps), gate_up).chunk(2, -1)
+        return x + F.linear(F.silu(gate) * up, down)
+
+    def _attend_post_eager(self, x: torch.Tensor, q: torch.Tensor, keys: torch.Tensor,
+                           values: torch.Tensor, mask: torch.Tensor, o: torch.Tensor,
+                           o_bias: torch.Tensor | None, norm: torch.Tensor,
+                           gate_up: torch.Tensor, down: torch.Tensor) -> torch.Tensor:
+        """One decoded token's attention over the buffers (queries grouped per kv head, so
+        the buffers are read once per kv head), then `_post`."""
+        rows = q.shape[0]
+        qg = q.reshape(rows, self.hkv, self.rep, self.d)
+        scores = torch.matmul(qg, keys.transpose(-1, -2)).float() * self.scale
+        probs = torch.softmax(scores + mask[:, None, None, :].float(), dim=-1)
+        att = torch.matmul(probs.to(values.dtype), values).reshape(rows, 1, self.h * self.d)
+        return self._post_eager(x, att, o, o_bias, norm, gate_up, down)
+
+    def _heads(self, t: torch.Tensor) -> torch.Tensor:
+        """(B, kv heads, S, d) -> (B, heads, S, d), as transformers' repeat_kv."""
+        if self.rep == 1:
+            return t
+        b, _, s, d = t.shape
+        return t[:, :, None].expand(b, self.hkv, self.rep, s, d).reshape(b, self.h, s, d)
+
     # ------------------------------------------------------------------ the step
 
     def _step(self, rows: int, cap: int) -> torch.Tensor:
@@ -161,27 +269,16 @@ class StaticDecoder:
         tok, pos, slot = self.tok[:rows], self.pos[:rows], self.slot
         mask = self.mask[:rows, :cap]
         mask.index_fill_(1, slot, 0.0)
-        cos, sin = self._cos[pos][:, None], self._sin[pos][:, None]
-        x = F.embedding(tok, self.embed)
-        for i, layer in enumerate(self.layers):
-            a, m = layer.self_attn, layer.mlp
-            hn = _rms(x, layer.input_layernorm.weight, self.eps)
-            q = F.linear(hn, a.q_proj.weight, a.q_proj.bias).view(rows, self.h, self.d)
-            k = F.linear(hn, a.k_proj.weight, a.k_proj.bias).view(rows, self.hkv, self.d)
-            v = F.linear(hn, a.v_proj.weight, a.v_proj.bias).view(rows, self.hkv, self.d)
-            q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
+        cos, sin = self._cos[pos][:, None, None], self._sin[pos][:, None, None]
+        x = F.embedding(tok, self.embed)[:, None]
+        for i, w in enumerate(self.w):
+            q, k, v = self._pre(x, w.norm_in, w.qkv, w.qkv_bias, cos, sin)
             K, V = self.K[i][:rows], self.V[i][:rows]
-            K.index_copy_(2, slot, k[:, :, None])
-            V.index_copy_(2, slot, v[:, :, None])
-            qg = q.view(rows, self.hkv, self.rep, self.d)
-            scores = torch.matmul(qg, K[:, :, :cap].transpose(-1, -2)).float() * self.scale
-            probs = torch.softmax(scores + mask[:, None, None, :].float(), dim=-1)
-            out = torch.matmul(probs.to(self.dtype), V[:, :, :cap]).reshape(rows, self.h * self.d)
-            x = x + F.linear(out, a.o_proj.weight, a.o_proj.bias)
-            hn = _rms(x, layer.post_attention_layernorm.weight, self.eps)
-            x = x + F.linear(F.silu(F.linear(hn, m.gate_proj.weight)) * F.linear(
-                hn, m.up_proj.weight), m.down_proj.weight)
-        logits = F.linear(_rms(x, self.norm, self.eps), self.head)
+            K.index_copy_(2, slot, k)
+            V.index_copy_(2, slot, v)
+            x = self._attend_post(x, q, K[:, :, :cap], V[:, :, :cap], mask, w.o, w.o_bias,
+                                  w.norm_post, w.gate_up, w.down)
+        logits = F.linear(_rms(x[:, 0], self.norm, self.eps), self.head)
         pos.add_(1)
         slot.add_(1)
         return logits
@@ -202,7 +299,8 @@ class StaticDecoder:
 
     def _capture(self, rows: int, cap: int) -> None:
         """Record the step for (rows, cap). Runs before a prefill fills the buffers: the warm-up
-        steps only write the slot after the prefix, which the prefill overwrites."""
+        steps (which also compile the layer pieces when asked) only write the slot after the
+        prefix, which the prefill overwrites."""
         keep = torch.full_like(self.slot, cap - 1)  # a decode slot no prefill or step relies on
         self.pos.zero_()
         stream = torch.cuda.Stream()
@@ -224,21 +322,25 @@ class StaticDecoder:
     # ------------------------------------------------------------------ a batch
 
     @torch.no_grad()
-    def start(self, prefix: list[int], prefix_cache: Any, prefix_key: tuple[Any, ...],
+    def start(self, prefix: list[int], prefix_cache: Any, version: Any,
               suffixes: list[list[int]], pad: int, length_bucket: int,
               new_tokens: int) -> tuple[torch.Tensor, Any, list[int]]:
-        """Prefill `suffixes` after the cached prefix. Returns (last logits per buffer row, a
-        step callable that takes the sampled tokens and returns the next logits, `order`):
-        buffer row j holds suffix order[j] (rows sorted by length, so each prefill chunk is a
-        contiguous block padded only to its own longest row); rows past len(suffixes) up to
-        the batch bucket are padding."""
+        """Prefill `suffixes` after the cached prefix (computed under weights `version`).
+        Returns (last logits per buffer row, a step callable that takes the sampled tokens and
+        returns the next logits, `order`): buffer row j holds suffix order[j] (rows sorted by
+        length, so each prefill chunk is padded only to its own longest row); rows past
+        len(suffixes) up to the batch bucket are padding."""
+        if version != self._version:
+            for w in self.w:
+                w.refresh()
+            self._version = version
         n, p = len(suffixes), len(prefix)
         rows = _pow2(max(n, 8))
         width = -(-max(len(s) for s in suffixes) // length_bucket) * length_bucket
         cap = -(-(p + width + new_tokens + 1) // self.cap_bucket) * self.cap_bucket
         self._ensure(rows, cap)
         run = self._runner(rows, cap)  # captured before the buffers are filled
-        self._fill_prefix(prefix_cache, prefix_key)
+        self._fill_prefix(prefix_cache, (tuple(prefix), version))
         end = p + width
         self.mask[:rows].fill_(NEG)
         self.mask[:rows, :p] = 0.0
@@ -252,67 +354,41 @@ class StaticDecoder:
             self._prefill(c, block, p, end, pad, length_bucket, first)
         return first, self._stepper(run), order
 
-    def _prefill(self, c: int, rows: list[int], p: int, end: int, pad: int, bucket: int,
+    def _prefill(self, c: int, rows: list[list[int]], p: int, end: int, pad: int, bucket: int,
                  first: torch.Tensor) -> None:
-        """Buffer rows [c, c + len(rows)): run the suffixes (left-padded to this block's width,
-        ending at `end`) through the layers, attending to the prefix and causally to
-        themselves; write their keys/values, mask, positions and last logits."""
+        """Buffer rows [c, c + len(rows)): run the suffixes, right-padded to this block's
+        width, through the layers (attending to the prefix and causally to themselves: lower-
+        right causal attention, so the fused flash kernel serves it on a GPU) and write their
+        keys/values to [end - width, end), with the mask open on each row's real tokens."""
         m = len(rows)
         width = -(-max(len(r) for r in rows) // bucket) * bucket
         ids = torch.full((m, width), pad, dtype=torch.long)
-        valid = torch.zeros((m, width), dtype=torch.bool)
         for j, r in enumerate(rows):
-            ids[j, width - len(r):] = torch.tensor(r)
-            valid[j, width - len(r):] = True
-        ids, valid = ids.to(self.dev), valid.to(self.dev)
-        pos = (p + valid.long().cumsum(-1) - 1).clamp(min=p)
-        causal = torch.ones((width, width), dtype=torch.bool, device=self.dev).tril()
-        allowed = torch.cat([torch.ones((m, width, p), dtype=torch.bool, device=self.dev),
-                             causal[None] & valid[:, None, :]], -1)
-        allowed = allowed[:, None].repeat(1, 1, self.rep, 1)  # queries folded per kv head
-        cos, sin = self._cos[pos][:, None], self._sin[pos][:, None]
+            ids[j, :len(r)] = torch.tensor(r)
+        lens = torch.tensor([len(r) for r in rows])
+        ids, lens = ids.to(self.dev, non_blocking=True), lens.to(self.dev, non_blocking=True)
+        cos, sin = self._cos[None, None, p:p + width], self._sin[None, None, p:p + width]
+        causal = causal_lower_right(width, p + width)
         x = F.embedding(ids, self.embed)
-        lo, hi = end - width, end
-        for i, layer in enumerate(self.layers):
-            a, mlp = layer.self_attn, layer.mlp
-            x, k, v = self._layer(
-                x, cos, sin, allowed, self.K[i][c:c + m, :, :p], self.V[i][c:c + m, :, :p],
-                layer.input_layernorm.weight, a.q_proj.weight, a.q_proj.bias, a.k_proj.weight,
-                a.k_proj.bias, a.v_proj.weight, a.v_proj.bias, a.o_proj.weight, a.o_proj.bias,
-                layer.post_attention_layernorm.weight, mlp.gate_proj.weight, mlp.up_proj.weight,
-                mlp.down_proj.weight)
-            self.K[i][c:c + m, :, lo:hi] = k
-            self.V[i][c:c + m, :, lo:hi] = v
-        first[c:c + m] = F.linear(_rms(x[:, -1], self.norm, self.eps), self.head)
-        self.mask[c:c + m, lo:hi] = torch.where(
+        lo = end - width
+        for i, w in enumerate(self.w):
+            q, k, v = self._pre(x, w.norm_in, w.qkv, w.qkv_bias, cos, sin)
+            K, V = self.K[i][c:c + m], self.V[i][c:c + m]
+            K[:, :, lo:end] = k
+            V[:, :, lo:end] = v
+            keys = self._heads(torch.cat([K[:, :, :p], k], 2))
+            values = self._heads(torch.cat([V[:, :, :p], v], 2))
+            att = F.scaled_dot_product_attention(q, keys, values, attn_mask=causal,
+                                                 scale=self.scale)
+            att = att.transpose(1, 2).reshape(m, width, self.h * self.d)
+            x = self._post(x, att, w.o, w.o_bias, w.norm_post, w.gate_up, w.down)
+        last = x[torch.arange(m, device=self.dev), lens - 1]
+        first[c:c + m] = F.linear(_rms(last, self.norm, self.eps), self.head)
+        valid = torch.arange(width, device=self.dev)[None] < lens[:, None]
+        self.mask[c:c + m, lo:end] = torch.where(
             valid, torch.zeros((), dtype=self.dtype, device=self.dev),
             torch.full((), NEG, dtype=self.dtype, device=self.dev))
-        self.pos[c:c + m] = p + valid.sum(-1)
-
-    def _layer_eager(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
-                     allowed: torch.Tensor, kp: torch.Tensor, vp: torch.Tensor,
-                     w_in: torch.Tensor, wq: torch.Tensor, bq: torch.Tensor | None,
-                     wk: torch.Tensor, bk: torch.Tensor | None, wv: torch.Tensor,
-                     bv: torch.Tensor | None, wo: torch.Tensor, bo: torch.Tensor | None,
-                     w_post: torch.Tensor, wg: torch.Tensor, wu: torch.Tensor,
-                     wd: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """One decoder layer over a prefill block (weights as tensors, so that a compiled
-        version serves every layer); returns (hidden, its keys, its values)."""
-        m, n, _ = x.shape
-        hn = _rms(x, w_in, self.eps)
-        q = F.linear(hn, wq, bq).view(m, n, self.h, self.d).transpose(1, 2)
-        k = F.linear(hn, wk, bk).view(m, n, self.hkv, self.d).transpose(1, 2)
-        v = F.linear(hn, wv, bv).view(m, n, self.hkv, self.d).transpose(1, 2)
-        q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
-        keys, values = torch.cat([kp, k], 2), torch.cat([vp, v], 2)
-        out = F.scaled_dot_product_attention(
-            q.reshape(m, self.hkv, self.rep * n, self.d), keys, values, attn_mask=allowed,
-            scale=self.scale)
-        out = out.reshape(m, self.h, n, self.d).transpose(1, 2).reshape(m, n, self.h * self.d)
-        x = x + F.linear(out, wo, bo)
-        hn = _rms(x, w_post, self.eps)
-        x = x + F.linear(F.silu(F.linear(hn, wg)) * F.linear(hn, wu), wd)
-        return x, k, v
+        self.pos[c:c + m] = p + lens
 
     def _stepper(self, run: Any) -> Any:
         def step(tokens: torch.Tensor) -> torch.Tensor:

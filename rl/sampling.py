@@ -117,7 +117,7 @@ class BatchGenerator:
             why = unsupported(model)
             if why is None:
                 self.static = StaticDecoder(model, prefill_rows=cfg.prefill_rows,
-                                            compile_prefill=cfg.compile_prefill)
+                                            compile_layers=cfg.compile_layers)
             else:
                 log.info("static decoding off for this model: %s", why)
         self.timing: Counter[str] = Counter()  # seconds and counts, for speed reports
@@ -233,9 +233,8 @@ class BatchGenerator:
         assert self.static is not None
         t0 = time.perf_counter()
         cache = self._prefix_cache(prefix)
-        logits, step, order = self.static.start(prefix, cache, (tuple(prefix), self._weights),
-                                                suffixes, self.pad, self.cfg.length_bucket,
-                                                self.max_new)
+        logits, step, order = self.static.start(prefix, cache, self._weights, suffixes,
+                                                self.pad, self.cfg.length_bucket, self.max_new)
         self._sync()
         t1 = time.perf_counter()
         batch = logits.shape[0]

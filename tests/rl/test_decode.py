@@ -97,7 +97,7 @@ def test_compiled_prefill_equals_the_eager_one(tiny_policy: Any) -> None:
     suffixes = b.suffixes(_views(7))
     tok = tiny_policy.tok
     comp = BatchGenerator(tiny_policy.model, tok.eos_token_id, tok.pad_token_id,
-                          SamplingConfig(compile_prefill=True, prefill_rows=3), 6)
+                          SamplingConfig(compile_layers=True, prefill_rows=3), 6)
     _, plain = _gens(tiny_policy, 6)
     got = comp.generate(b.prefix_ids, suffixes, greedy=True)
     want = plain.generate(b.prefix_ids, suffixes, greedy=True)
