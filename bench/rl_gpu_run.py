@@ -210,7 +210,8 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
     if policy.gen.static is not None:  # the same with the layer pieces compiled
         from rl.decode import StaticDecoder
 
-        policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=128,
+        rows = policy.gen.cfg.prefill_rows
+        policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=rows,
                                           compile_layers=True)
         out["decode_check_compiled"] = decode_check(policy, tasks)
         out["rollout_compiled"] = {}
@@ -225,7 +226,7 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
             and out["decode_check_compiled"]["mean_agreeing_prefix"]
             >= out["decode_check"]["mean_agreeing_prefix"] - 0.1)
         if not out["compile_layers"]:
-            policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=128)
+            policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=rows)
     trainer = anchor_trainer(base, policy, work / "speed_run", plan.group_size,
                              plan.update_groups, plan.speed_steps)
     out["update_64x10"] = update_speed(trainer)
@@ -236,46 +237,91 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
 
 def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
                   out_dir: Path) -> dict[str, Any]:
-    """Where rollout time goes: torch.profiler over one 1024-row env step, and prefill chunk /
-    length-bucket sweeps (random weights). Writes profile.txt next to the JSON."""
-    import dataclasses
+    """Where rollout time goes, with the layer pieces compiled (random weights): prefill alone
+    against transformers' own forward over the same tokens, torch.profiler tables of one
+    1024-row prefill and of one whole env step, and a prefill chunk-size sweep. Writes
+    profile.txt next to the JSON."""
+    import statistics
 
     import torch
     from rl_speed import first_suffixes, rollout_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, from_dict
+    from rl.decode import StaticDecoder
     from rl.grpo_config import GRPOConfig
 
     base = common(plan, train, held, plan.speed_new_tokens)
     policy = load_policy(model_cfg(plan, work, True), from_dict(PromptConfig, base["prompt"]),
                          from_dict(SamplingConfig, base["sampling"]))
+    gen = policy.gen
+    gen.static = StaticDecoder(policy.rollout_model, prefill_rows=gen.cfg.prefill_rows,
+                               compile_layers=True)
     tasks = [(s.source, s.ids) for s in splits(from_dict(GRPOConfig, {
         "tasks": base["tasks"], "real_ratio": 0}).tasks) if s.name == "train" and s.ids]
     n = max(plan.speed_episodes)
     suffixes = first_suffixes(policy, tasks, n, 3)
+    prefix = policy.prefix_ids
     for _ in range(2):
-        policy.gen.generate(policy.prefix_ids, suffixes)
+        gen.generate(prefix, suffixes)
     torch.cuda.synchronize()
+
+    def prefill() -> None:
+        gen.static.start(prefix, gen._prefix_cache(prefix), gen._weights, suffixes, gen.pad,
+                         gen.cfg.length_bucket, gen.max_new)
+        torch.cuda.synchronize()
+
+    def timed(fn: Any, k: int = 3) -> float:
+        out = []
+        for _ in range(k):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        return statistics.median(out)
+
+    width = max(len(s) for s in suffixes)
+    ids = torch.randint(0, 1000, (128, width), device="cuda")
+    body = policy.rollout_model.model
+
+    def hf_forward() -> None:
+        with torch.no_grad():
+            for _ in range(-(-n // 128)):
+                body(input_ids=ids)
+        torch.cuda.synchronize()
+
+    out: dict[str, Any] = {"rows": n, "prefix_tokens": len(prefix),
+                           "mean_suffix_tokens": sum(map(len, suffixes)) / n,
+                           "max_suffix_tokens": width}
+    prefill()
+    hf_forward()
+    out["prefill_s"] = timed(prefill)
+    out["hf_forward_same_rows_s (128-row chunks at the longest suffix, no prefix)"] = timed(
+        hf_forward)
+    out["generate_s"] = timed(lambda: gen.generate(prefix, suffixes))
+    log.info("profile: %s", out)
     from torch.profiler import ProfilerActivity, profile
 
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        policy.gen.generate(policy.prefix_ids, suffixes)
-        torch.cuda.synchronize()
-    table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=45)
-    cpu = prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=25)
+    tables = []
+    for name, fn in (("one 1024-row prefill", prefill),
+                     ("one 1024-row env step (prefill + decode)",
+                      lambda: gen.generate(prefix, suffixes))):
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        tables.append(f"## {name}\n" + prof.key_averages().table(sort_by="cuda_time_total",
+                                                                  row_limit=30))
+        tables.append(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=12))
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "profile.txt").write_text(table + "\n\n" + cpu)
+    (out_dir / "profile.txt").write_text("\n\n".join(tables))
     sweeps: dict[str, Any] = {}
-    for rows, bucket in ((32, 16), (64, 16), (128, 16), (256, 32), (1024, 64)):
-        policy.gen.cfg = dataclasses.replace(policy.gen.cfg, length_bucket=bucket)
-        if policy.gen.static is not None:
-            policy.gen.static.prefill_rows = rows
+    for rows in (256, 1024):
+        gen.static.prefill_rows = rows
         r = rollout_speed(policy, tasks, n, plan.speed_steps, repeats=1)
-        sweeps[f"rows{rows}_bucket{bucket}"] = {k: r["runs"][0][k] for k in (
+        sweeps[f"prefill_rows{rows}"] = {k: r["runs"][0][k] for k in (
             "steps_per_s", "breakdown_s", "other_s (env, parsing, python)")}
-        log.info("prefill rows %d bucket %d: %s", rows, bucket, sweeps[f"rows{rows}_bucket{bucket}"])
-    return {"sweeps": sweeps}
+        log.info("prefill rows %d: %s", rows, sweeps[f"prefill_rows{rows}"])
+    out["sweeps"] = sweeps
+    return out
 
 
 def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,

@@ -105,7 +105,7 @@ class SamplingConfig:
                             "length bucket (Llama-family models; others use the plain loop). "
                             "Needs cache_prefix.", True)
     prefill_rows: int = h("Rows per prefill chunk: rows are sorted by length and each chunk is "
-                          "padded only to its own longest row.", 128)
+                          "padded only to its own longest row.", 256)
     compile_layers: bool = h("Compile the static decoder's layer pieces with torch.compile "
                              "(fuses norms, rotary, softmax and the MLP's gating; one compile "
                              "serves every layer and shape; the first batches pay for it).",

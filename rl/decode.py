@@ -7,14 +7,19 @@ thousand agent steps per second. Here the decode step is a plain function of the
 weights (embedding, RMSNorm, rotary, grouped-query attention, SwiGLU) over static buffers:
 
 - `K`/`V`: one (batch, kv heads, capacity, head dim) buffer per layer. Time axis: the shared
-  system-prompt prefix at [0, P) (copied once per weights version), every row's suffix
-  right-aligned to end at P + L (left padding), then the decoded tokens from slot P + L on.
+  system-prompt prefix at [0, P) (copied once per weights version), every row's suffix from P
+  on (right-padded), then the decoded tokens from the common slot P + L on (L: the batch's
+  longest suffix, bucketed). Attention does not care where a key sits, only which keys are
+  open and the rotary position baked into each, so rows need no alignment.
 - An additive mask (batch, capacity) opens each row's real positions; the step opens the slot it
   writes, so the step needs no host work but copying the sampled tokens in.
+- q/k/v and gate/up are fused into one matrix each (copies refreshed per weights version).
 - Prefill runs the same layers over chunks of rows sorted by length (each chunk a contiguous
-  block of buffer rows, padded only to its own longest row), attending to the prefix region and
-  causally to itself, and writes its keys/values straight into the buffers. Optionally the layer
-  function is compiled (`torch.compile`), which fuses the norms, rotary and residual additions.
+  block of buffer rows, padded only to its own longest row), attending lower-right causally to
+  the buffer's own prefix-and-block view (the flash kernel on a GPU, grouped kv heads as they
+  are), and writes its keys/values straight into the buffers.
+- Optionally (`compile_layers`) the pieces around attention are compiled with `torch.compile`,
+  which fuses the norms, rotary, softmax and the MLP's gating: one compile serves every layer.
 
 On CUDA the step is captured once per (batch bucket, capacity bucket) and replayed; elsewhere it
 runs eagerly (the same code, so CPU tests check the arithmetic against transformers). Weights are
@@ -182,6 +187,7 @@ class StaticDecoder:
         self._cos = self._sin = torch.empty(0)
         self._captured: dict[tuple[int, int], tuple[Any, torch.Tensor]] = {}
         self._pool: Any = None
+        self._gqa: bool | None = None  # whether attention takes grouped kv heads (None: untried)
         self._pre = _compiled(self._pre_eager, compile_layers)
         self._post = _compiled(self._post_eager, compile_layers)
         self._attend_post = _compiled(self._attend_post_eager, compile_layers)
@@ -223,14 +229,15 @@ class StaticDecoder:
     def _pre_eager(self, x: torch.Tensor, norm: torch.Tensor, qkv: torch.Tensor,
                    bias: torch.Tensor | None, cos: torch.Tensor,
                    sin: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """RMSNorm, the fused q/k/v projection and rotary: x (B, T, hidden) -> q (B, h, T, d),
-        k and v (B, kv heads, T, d)."""
+        """RMSNorm, the fused q/k/v projection and rotary: x (B, T, hidden) -> q (B, T, h, d),
+        k and v (B, T, kv heads, d), token-major like the projection's output (so rotary reads
+        and writes contiguously; callers transpose views)."""
         b, t, _ = x.shape
         out = F.linear(_rms(x, norm, self.eps), qkv, bias)
         q, k, v = out.split((self.h * self.d, self.hkv * self.d, self.hkv * self.d), -1)
-        q = q.reshape(b, t, self.h, self.d).transpose(1, 2)
-        k = k.reshape(b, t, self.hkv, self.d).transpose(1, 2)
-        v = v.reshape(b, t, self.hkv, self.d).transpose(1, 2)
+        q = q.reshape(b, t, self.h, self.d)
+        k = k.reshape(b, t, self.hkv, self.d)
+        v = v.reshape(b, t, self.hkv, self.d)
         return _rotate(q, cos, sin), _rotate(k, cos, sin), v
 
     def _post_eager(self, x: torch.Tensor, att: torch.Tensor, o: torch.Tensor,
@@ -254,12 +261,29 @@ class StaticDecoder:
         att = torch.matmul(probs.to(values.dtype), values).reshape(rows, 1, self.h * self.d)
         return self._post_eager(x, att, o, o_bias, norm, gate_up, down)
 
-    def _heads(self, t: torch.Tensor) -> torch.Tensor:
-        """(B, kv heads, S, d) -> (B, heads, S, d), as transformers' repeat_kv."""
-        if self.rep == 1:
-            return t
-        b, _, s, d = t.shape
-        return t[:, :, None].expand(b, self.hkv, self.rep, s, d).reshape(b, self.h, s, d)
+    def _attend_block(self, q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor,
+                      causal: Any) -> torch.Tensor:
+        """Prefill attention: q (B, h, W, d) over keys/values (B, kv heads, S, d), lower-right
+        causal. Grouped-query heads go to the kernel as they are where it takes them (flash
+        on a GPU); otherwise the kv heads are repeated as transformers' repeat_kv does."""
+        if self.rep > 1 and self._gqa is not False:
+            try:
+                out = F.scaled_dot_product_attention(q, keys, values, attn_mask=causal,
+                                                     scale=self.scale, enable_gqa=True)
+                self._gqa = True
+                return out
+            except (RuntimeError, TypeError, ValueError) as exc:
+                if self._gqa:
+                    raise
+                log.info("grouped-query prefill attention unavailable (%s): repeating kv "
+                         "heads", exc)
+                self._gqa = False
+        if self.rep > 1:
+            b, _, s, d = keys.shape
+            keys, values = (t[:, :, None].expand(b, self.hkv, self.rep, s, d).reshape(
+                b, self.h, s, d) for t in (keys, values))
+        return F.scaled_dot_product_attention(q, keys, values, attn_mask=causal,
+                                              scale=self.scale)
 
     # ------------------------------------------------------------------ the step
 
@@ -274,8 +298,8 @@ class StaticDecoder:
         for i, w in enumerate(self.w):
             q, k, v = self._pre(x, w.norm_in, w.qkv, w.qkv_bias, cos, sin)
             K, V = self.K[i][:rows], self.V[i][:rows]
-            K.index_copy_(2, slot, k)
-            V.index_copy_(2, slot, v)
+            K.index_copy_(2, slot, k.transpose(1, 2))
+            V.index_copy_(2, slot, v.transpose(1, 2))
             x = self._attend_post(x, q, K[:, :, :cap], V[:, :, :cap], mask, w.o, w.o_bias,
                                   w.norm_post, w.gate_up, w.down)
         logits = F.linear(_rms(x[:, 0], self.norm, self.eps), self.head)
@@ -351,15 +375,16 @@ class StaticDecoder:
         order = sorted(range(n), key=lambda i: len(suffixes[i]))
         for c in range(0, n, self.prefill_rows):
             block = [suffixes[i] for i in order[c:c + self.prefill_rows]]
-            self._prefill(c, block, p, end, pad, length_bucket, first)
+            self._prefill(c, block, p, pad, length_bucket, first)
         return first, self._stepper(run), order
 
-    def _prefill(self, c: int, rows: list[list[int]], p: int, end: int, pad: int, bucket: int,
+    def _prefill(self, c: int, rows: list[list[int]], p: int, pad: int, bucket: int,
                  first: torch.Tensor) -> None:
         """Buffer rows [c, c + len(rows)): run the suffixes, right-padded to this block's
-        width, through the layers (attending to the prefix and causally to themselves: lower-
-        right causal attention, so the fused flash kernel serves it on a GPU) and write their
-        keys/values to [end - width, end), with the mask open on each row's real tokens."""
+        width W, through the layers and write their keys/values to [p, p + W) (the mask opens
+        each row's real tokens; any slots up to the decode start stay masked). Attention is
+        lower-right causal over the buffer's own [0, p + W) view: the prefix, then causally the
+        block, so the fused flash kernel serves it on a GPU with no copy of the keys."""
         m = len(rows)
         width = -(-max(len(r) for r in rows) // bucket) * bucket
         ids = torch.full((m, width), pad, dtype=torch.long)
@@ -367,25 +392,22 @@ class StaticDecoder:
             ids[j, :len(r)] = torch.tensor(r)
         lens = torch.tensor([len(r) for r in rows])
         ids, lens = ids.to(self.dev, non_blocking=True), lens.to(self.dev, non_blocking=True)
-        cos, sin = self._cos[None, None, p:p + width], self._sin[None, None, p:p + width]
-        causal = causal_lower_right(width, p + width)
+        cos, sin = self._cos[None, p:p + width, None], self._sin[None, p:p + width, None]
+        span = p + width
+        causal = causal_lower_right(width, span)
         x = F.embedding(ids, self.embed)
-        lo = end - width
         for i, w in enumerate(self.w):
             q, k, v = self._pre(x, w.norm_in, w.qkv, w.qkv_bias, cos, sin)
             K, V = self.K[i][c:c + m], self.V[i][c:c + m]
-            K[:, :, lo:end] = k
-            V[:, :, lo:end] = v
-            keys = self._heads(torch.cat([K[:, :, :p], k], 2))
-            values = self._heads(torch.cat([V[:, :, :p], v], 2))
-            att = F.scaled_dot_product_attention(q, keys, values, attn_mask=causal,
-                                                 scale=self.scale)
+            K[:, :, p:span] = k.transpose(1, 2)
+            V[:, :, p:span] = v.transpose(1, 2)
+            att = self._attend_block(q.transpose(1, 2), K[:, :, :span], V[:, :, :span], causal)
             att = att.transpose(1, 2).reshape(m, width, self.h * self.d)
             x = self._post(x, att, w.o, w.o_bias, w.norm_post, w.gate_up, w.down)
         last = x[torch.arange(m, device=self.dev), lens - 1]
         first[c:c + m] = F.linear(_rms(last, self.norm, self.eps), self.head)
         valid = torch.arange(width, device=self.dev)[None] < lens[:, None]
-        self.mask[c:c + m, lo:end] = torch.where(
+        self.mask[c:c + m, p:span] = torch.where(
             valid, torch.zeros((), dtype=self.dtype, device=self.dev),
             torch.full((), NEG, dtype=self.dtype, device=self.dev))
         self.pos[c:c + m] = p + lens

@@ -104,3 +104,20 @@ def test_compiled_prefill_equals_the_eager_one(tiny_policy: Any) -> None:
     assert [s.ids for s in got] == [s.ids for s in want]
     for g, w in zip(got, want):
         assert g.logprobs == pytest.approx(w.logprobs, abs=1e-4)
+
+
+def test_repeated_kv_heads_equal_grouped_attention(tiny_policy: Any) -> None:
+    """Where the attention kernel does not take grouped kv heads, the prefill repeats them
+    (as transformers' repeat_kv); both routes give the plain loop's tokens."""
+    b = tiny_policy.builder
+    suffixes = b.suffixes(_views(5))
+    static, plain = _gens(tiny_policy, 6, prefill_rows=2)
+    assert static.static is not None and static.static.rep > 1
+    want = plain.generate(b.prefix_ids, suffixes, greedy=True)
+    for grouped in (None, False):
+        static.static._gqa = grouped
+        got = static.generate(b.prefix_ids, suffixes, greedy=True)
+        assert [s.ids for s in got] == [s.ids for s in want]
+        for g, w in zip(got, want):
+            assert g.logprobs == pytest.approx(w.logprobs, abs=1e-4)
+    assert static.static._gqa is False
