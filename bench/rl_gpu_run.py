@@ -244,7 +244,7 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
     import statistics
 
     import torch
-    from rl_speed import first_suffixes, rollout_speed
+    from rl_speed import decode_check, first_suffixes, rollout_speed
 
     from rl.assembly import load_policy, splits
     from rl.config import PromptConfig, SamplingConfig, from_dict
@@ -291,7 +291,7 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
 
     out: dict[str, Any] = {"rows": n, "prefix_tokens": len(prefix),
                            "mean_suffix_tokens": sum(map(len, suffixes)) / n,
-                           "max_suffix_tokens": width}
+                           "max_suffix_tokens": width, "decode_check": decode_check(policy, tasks)}
     prefill()
     hf_forward()
     out["prefill_s"] = timed(prefill)
