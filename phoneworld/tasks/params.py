@@ -82,8 +82,12 @@ def _date(p: s.DateGen, rng: random.Random) -> str:
     return day.strftime(p.format)
 
 
-def draw_one(p: Any, state: dict[str, Any], rng: random.Random) -> Any:
-    """One value of one parameter."""
+Sources = Callable[[str, Any], list[Any]]  # (parameter source, start state) -> its values
+
+
+def draw_one(p: Any, state: Any, rng: random.Random, sources: Sources | None = None) -> Any:
+    """One value of one parameter (`sources` reads a data source's values; default: an app's
+    `COLLECTION.FIELD` or variable)."""
     if isinstance(p, s.PhraseGen):
         return rng.choice(PHRASES)
     if isinstance(p, s.WordsGen):
@@ -95,39 +99,51 @@ def draw_one(p: Any, state: dict[str, Any], rng: random.Random) -> Any:
         return _date(p, rng)
     if isinstance(p, s.ChoiceGen):
         return rng.choice(p.choices)
-    values = source_values(p.source, state)
+    values = (sources or source_values)(p.source, state)
     if not values:
         raise InputError(f"parameter source {p.source!r} has no values in the task's initial state")
     return rng.choice(values)
 
 
-def draw_params(spec: s.TaskSpec, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def draw_params(spec: s.TaskSpec, state: Any, rng: random.Random,
+                sources: Sources | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in sorted(spec.params):
         p = spec.params[name]
-        value = draw_one(p, state, rng)
+        value = draw_one(p, state, rng, sources)
         for _ in range(MAX_DRAWS):
             if all(value != out.get(o) for o in p.distinct_from):
                 break
-            value = draw_one(p, state, rng)
+            value = draw_one(p, state, rng, sources)
         out[name] = value
     return out
 
 
+def draw_instance(spec: s.TaskSpec, seed: int | None, start: Callable[[Any], dict[str, Any]],
+                  sources: Sources | None = None,
+                  verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+    """A draw of `spec` (seed None: the canonical one, `spec.seed`) whose initial state is
+    `start(params)` (`start(None)`: the state the parameters are drawn from). Shared by an
+    app's tasks (`instantiate`) and a world's (`phoneworld.world.schema.instantiate`)."""
+    seed = spec.seed if seed is None else seed
+    state = start(None)
+    rng = random.Random(f"{spec.id}:{seed}")
+    params = draw_params(spec, state, rng, sources)
+    for _ in range(MAX_DRAWS if spec.params else 0):
+        distinct = all(params[n] != params.get(o) for n, p in spec.params.items()
+                       for o in p.distinct_from)
+        if distinct and (verify is None or not verify(start(params), params, None).passed):
+            break
+        params = draw_params(spec, state, rng, sources)
+    return TaskInstance(spec, params, start(params), s.render_instruction(spec.instruction, params),
+                        seed)
+
+
 def instantiate(spec: s.TaskSpec, app: AppSpec, seed: int | None = None,
                 verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
-    """A draw of `spec` (seed None: the canonical one, `spec.seed`)."""
-    seed = spec.seed if seed is None else seed
+    """A draw of `spec` in `app` (seed None: the canonical one, `spec.seed`)."""
     try:
         state = task_state(spec, app)
     except EnvError as exc:
         raise InputError(f"task {spec.id}: its initial state does not fit the app: {exc}") from exc
-    rng = random.Random(f"{spec.id}:{seed}")
-    params = draw_params(spec, state, rng)
-    for _ in range(MAX_DRAWS if spec.params else 0):
-        distinct = all(params[n] != params.get(o) for n, p in spec.params.items()
-                       for o in p.distinct_from)
-        if distinct and (verify is None or not verify(state, params, None).passed):
-            break
-        params = draw_params(spec, state, rng)
-    return TaskInstance(spec, params, state, s.render_instruction(spec.instruction, params), seed)
+    return draw_instance(spec, seed, lambda params: state, verify=verify)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from phoneworld.errors import InputError
-from phoneworld.ir import trace as tr
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import TasksSummary
 from phoneworld.runtime.sim import Simulator
@@ -43,44 +44,62 @@ class TaskCheck:
     verifier: Verifier | None = None
 
 
-def replay(sim: Simulator, inst: TaskInstance, verifier: Verifier,
+class Playground(Protocol):
+    """What the sanity check plays on: the app `Simulator` or a cross-app `World`."""
+
+    def reset(self, state: Any = None) -> None: ...
+
+    def step(self, action: Any) -> Any: ...
+
+    def peek(self) -> Mapping[str, Any]: ...
+
+
+def replay(env: Playground, inst: TaskInstance, verifier: Verifier,
            moves: tuple[Move, ...]) -> bool:
     """Whether `moves` from the instance's start make the verifier pass."""
-    sim.reset(inst.state)
+    env.reset(inst.state)
     answer = None
     for m in moves:
         if m.kind == "done":
             answer = m.text
             break
-        sim.step(m.trace_action())
-    return verifier(sim.state, inst.params, answer).passed
+        env.step(m.action)
+    return verifier(env.peek(), inst.params, answer).passed
+
+
+def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
+                   draw: Callable[[], TaskInstance],
+                   solve_on: Callable[[TaskInstance], OracleResult]) -> TaskCheck:
+    """The sanity check of one task on `env`: a draw exists (`draw`), neither doing nothing
+    nor answering at once passes, the oracle (`solve_on`) solves it and its moves replay."""
+    try:
+        inst = draw()
+    except InputError as exc:
+        return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
+    v = verifier(inst.state, inst.params, None)
+    if v.passed:
+        return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst,
+                         verifier)
+    env.reset(inst.state)
+    v = verifier(env.peek(), inst.params, "")
+    if v.passed:
+        return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
+                         verifier)
+    res = solve_on(inst)
+    if not res.solved:
+        return TaskCheck(task, False, "oracle: " + res.reason.split(" (")[0],
+                         f"{res.reason}; {res.explored} states explored", res, inst, verifier)
+    if not replay(env, inst, verifier, res.moves):
+        return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
+                         verifier)
+    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
 
 
 def check_one(sim: Simulator, task: TaskSpec, app: AppSpec,
               config: OracleConfig | None = None) -> TaskCheck:
     verifier = compile_verifier(task, app)
-    try:
-        inst = instantiate(task, app, verify=verifier)
-    except InputError as exc:
-        return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
-    v = verifier(inst.state, inst.params, None)
-    if v.passed:
-        return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst, verifier)
-    sim.reset(inst.state)
-    sim.step(tr.Done(answer=""))
-    v = verifier(sim.state, inst.params, "")
-    if v.passed:
-        return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
-                         verifier)
-    res = solve(sim, inst, verifier, config)
-    if not res.solved:
-        short = "oracle: " + res.reason.split(" (")[0]
-        return TaskCheck(task, False, short, f"{res.reason}; {res.explored} states explored", res,
-                         inst, verifier)
-    if not replay(sim, inst, verifier, res.moves):
-        return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
-                         verifier)
-    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
+    return check_instance(sim, task, verifier, lambda: instantiate(task, app, verify=verifier),
+                          lambda inst: solve(sim, inst, verifier, config))
 
 
 def check_tasks(app: AppSpec, tasks: list[TaskSpec],

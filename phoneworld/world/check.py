@@ -17,10 +17,10 @@ from phoneworld.tasks import spec as s
 from phoneworld.tasks.codegen import compile_verifier
 from phoneworld.tasks.load import LoadedTask, YamlPath, load_checked
 from phoneworld.tasks.oracle import OracleConfig
-from phoneworld.tasks.sanity import ALREADY, DONE_PASSES, NO_PARAMS, REPLAY, TaskCheck
+from phoneworld.tasks.sanity import TaskCheck, check_instance
 from phoneworld.tasks.typecheck import _Checker
 from phoneworld.world.device import World
-from phoneworld.world.oracle import replay, solve
+from phoneworld.world.oracle import solve
 from phoneworld.world.schema import WorldSchema, instantiate, split_source, task_state
 
 log = logging.getLogger(__name__)
@@ -63,27 +63,9 @@ def load_world_tasks(paths: Iterable[Path], schema: WorldSchema) -> list[LoadedT
 def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
               config: OracleConfig | None = None) -> TaskCheck:
     verifier = compile_verifier(task, schema)  # type: ignore[arg-type]
-    try:
-        inst = instantiate(task, schema, verify=verifier)
-    except InputError as exc:
-        return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
-    v = verifier(inst.state, inst.params, None)
-    if v.passed:
-        return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst,
-                         verifier)
-    world.reset(inst.state)
-    v = verifier(world.peek(), inst.params, "")
-    if v.passed:
-        return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
-                         verifier)
-    res = solve(world, schema, inst, verifier, config)
-    if not res.solved:
-        return TaskCheck(task, False, "oracle: " + res.reason.split(" (")[0],
-                         f"{res.reason}; {res.explored} states explored", res, inst, verifier)
-    if not replay(world, inst, verifier, res.moves):
-        return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
-                         verifier)
-    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
+    return check_instance(world, task, verifier,
+                          lambda: instantiate(task, schema, verify=verifier),
+                          lambda inst: solve(world, schema, inst, verifier, config))
 
 
 def check_all(world: World, schema: WorldSchema, tasks: list[s.TaskSpec],

@@ -187,16 +187,3 @@ def solve(world: World, schema: WorldSchema, inst: TaskInstance, verifier: Verif
           config: OracleConfig | None = None) -> OracleResult:
     """A solution of a world task instance found on `world` (left in an unspecified state)."""
     return _Search(world, schema, inst, verifier, config or WORLD_ORACLE).run()
-
-
-def replay(world: World, inst: TaskInstance, verifier: Verifier, moves: tuple[Move, ...]) -> bool:
-    world.reset(inst.state)
-    answer = None
-    for m in moves:
-        if m.kind == "done":
-            answer = m.text
-            break
-        world.step(m.action)
-    return verifier(world.peek(), inst.params, answer).passed
-
-

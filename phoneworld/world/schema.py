@@ -9,7 +9,6 @@ unchanged. Parameter sources name namespaced data: `<package>:<collection>.<fiel
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from phoneworld.errors import EnvError, InputError
 from phoneworld.ir.app import FieldSpec, StateVar
 from phoneworld.tasks import spec as s
-from phoneworld.tasks.params import MAX_DRAWS, TaskInstance, draw_one
+from phoneworld.tasks.params import TaskInstance, draw_instance
 from phoneworld.world.device import CLIPBOARD, FILES, NOTIFICATIONS, World
 
 
@@ -87,38 +86,13 @@ def task_state(spec: s.TaskSpec, schema: WorldSchema,
     return out
 
 
-def _draw(spec: s.TaskSpec, state: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in sorted(spec.params):
-        p = spec.params[name]
-        for _ in range(MAX_DRAWS):
-            if isinstance(p, s.AppDataGen):
-                values = source_values(p.source, state)
-                if not values:
-                    raise InputError(f"parameter source {p.source!r} has no values in the "
-                                     "task's initial state")
-                value = rng.choice(values)
-            else:
-                value = draw_one(p, {}, rng)
-            if all(value != out.get(o) for o in p.distinct_from):
-                break
-        out[name] = value
-    return out
-
-
 def instantiate(spec: s.TaskSpec, schema: WorldSchema, seed: int | None = None,
                 verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
-    """A draw of a world task (as `phoneworld.tasks.params.instantiate` for one app)."""
-    seed = spec.seed if seed is None else seed
+    """A draw of a world task (as `phoneworld.tasks.params.instantiate` for one app); the start
+    state depends on the draw where an override names a parameter."""
     try:
-        state = task_state(spec, schema)
+        task_state(spec, schema)
     except EnvError as exc:
         raise InputError(f"task {spec.id}: {exc}") from exc
-    rng = random.Random(f"{spec.id}:{seed}")
-    params = _draw(spec, state, rng)
-    for _ in range(MAX_DRAWS if spec.params else 0):
-        if verify is None or not verify(task_state(spec, schema, params), params, None).passed:
-            break
-        params = _draw(spec, state, rng)
-    state = task_state(spec, schema, params)
-    return TaskInstance(spec, params, state, s.render_instruction(spec.instruction, params), seed)
+    return draw_instance(spec, seed, lambda params: task_state(spec, schema, params),
+                         source_values, verify)

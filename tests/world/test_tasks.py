@@ -9,7 +9,7 @@ from phoneworld.ir import trace as tr
 from phoneworld.tasks.codegen import compile_verifier
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.world.check import check_all, check_one
-from phoneworld.world.oracle import replay
+from phoneworld.tasks.sanity import replay
 from phoneworld.world.schema import instantiate, schema_of
 from phoneworld.world.synth import handoff_tasks
 from tests.world.driver import click, long_press
