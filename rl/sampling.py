@@ -116,8 +116,11 @@ class BatchGenerator:
         if cfg.static_decode and cfg.cache_prefix:
             why = unsupported(model)
             if why is None:
+                compiled = cfg.compile_layers
+                if compiled is None:
+                    compiled = self.device.type == "cuda"
                 self.static = StaticDecoder(model, prefill_rows=cfg.prefill_rows,
-                                            compile_layers=cfg.compile_layers)
+                                            compile_layers=compiled)
             else:
                 log.info("static decoding off for this model: %s", why)
         self.timing: Counter[str] = Counter()  # seconds and counts, for speed reports

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 import torch
 
+from rl import decode
 from rl.config import SamplingConfig
 from rl.decode import StaticDecoder, unsupported
 from rl.prompting import StepView
@@ -31,6 +32,9 @@ def test_the_tiny_llama_is_supported(tiny_policy: Any) -> None:
     assert unsupported(tiny_policy.model) is None
     gen, _ = _gens(tiny_policy, 4)
     assert isinstance(gen.static, StaticDecoder)
+    assert gen.static._pre is decode._pre  # compile_layers None: compiled on a GPU only
+    forced, _ = _gens(tiny_policy, 4, compile_layers=True)
+    assert forced.static is not None and forced.static._pre is not decode._pre
 
 
 @pytest.mark.parametrize("rows,chunk", [(1, 128), (5, 2), (13, 4)])
