@@ -193,6 +193,7 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
     from rl.tasks import TaskSource
 
     base = common(plan, train, held, plan.speed_new_tokens)
+    base["sampling"]["compile_layers"] = False  # the eager baseline; compiled runs follow
     prompt = from_dict(PromptConfig, base["prompt"])
     policy = load_policy(model_cfg(plan, work, True), prompt, from_dict(SamplingConfig,
                                                                         base["sampling"]))
@@ -216,8 +217,7 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
         out["decode_check_compiled"] = decode_check(policy, tasks)
         out["rollout_compiled"] = {}
         for n in plan.speed_episodes:
-            out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps,
-                                                            repeats=1)
+            out["rollout_compiled"][str(n)] = rollout_speed(policy, tasks, n, plan.speed_steps)
             log.info("rollout %d episodes, compiled: %.0f agent steps/s", n,
                      out["rollout_compiled"][str(n)]["steps_per_s"])
         n = str(max(plan.speed_episodes))
