@@ -58,7 +58,7 @@ class ModelConfig:
     device: str = h("auto (cuda when available, else cpu), cpu or cuda.", "auto")
     tiny_layers: int = h("Layers of the `tiny` model.", 2)
     tiny_hidden: int = h("Hidden size of the `tiny` model.", 64)
-    seed: int = h("Seed for the `tiny` model's initialisation.", 0)
+    seed: int = h("Seed of a random initialisation (the `tiny` model, `random_init`).", 0)
 
     def __post_init__(self) -> None:
         for name in ("dtype", "rollout_dtype"):

@@ -112,7 +112,7 @@ def strip_quantizer(model: PreTrainedModel) -> PreTrainedModel:
 
 
 def _from_pretrained(path: str, gguf_file: str | None, dtype: torch.dtype,
-                     random_init: bool = False) -> tuple[Any, Any]:
+                     random_init: bool = False, seed: int = 0) -> tuple[Any, Any]:
     kwargs: dict[str, Any] = {"gguf_file": gguf_file} if gguf_file else {}
     tokenizer = AutoTokenizer.from_pretrained(path, **kwargs)
     if random_init:
@@ -121,6 +121,7 @@ def _from_pretrained(path: str, gguf_file: str | None, dtype: torch.dtype,
         conf = AutoConfig.from_pretrained(path, **kwargs)
         if hasattr(conf, "quantization_config"):
             delattr(conf, "quantization_config")
+        torch.manual_seed(seed)
         return AutoModelForCausalLM.from_config(conf).to(dtype), tokenizer
     model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, **kwargs)
     return strip_quantizer(model), tokenizer
@@ -134,13 +135,13 @@ def load_model(cfg: ModelConfig, device: torch.device | None = None) -> tuple[An
         model = tiny_model(cfg, tokenizer).to(dtype)
     elif cfg.name_or_path == "smollm2":
         folder, name = smollm2_location()
-        model, tokenizer = _from_pretrained(str(folder), name, dtype, cfg.random_init)
+        model, tokenizer = _from_pretrained(str(folder), name, dtype, cfg.random_init, cfg.seed)
     else:
         if not Path(cfg.name_or_path).exists():
             raise ConfigError(f"model folder {cfg.name_or_path} does not exist (no hub access "
                               "here: use a local folder, `smollm2` or `tiny`)")
         model, tokenizer = _from_pretrained(cfg.name_or_path, cfg.gguf_file, dtype,
-                                            cfg.random_init)
+                                            cfg.random_init, cfg.seed)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     if tokenizer.chat_template is None:

@@ -31,3 +31,4 @@ def test_smollm2_gguf_loads_without_quantizer_and_saves(tmp_path: Path) -> None:
     loss = model(input_ids=ids, labels=ids).loss
     loss.backward()
     assert torch.isfinite(loss)
+
