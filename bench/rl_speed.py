@@ -99,7 +99,6 @@ def decode_check(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: i
                  new_tokens: int = 24) -> dict[str, Any]:
     """The static decoder (CUDA graphs on a GPU) against transformers' plain loop on the same
     greedy batch: how many rows agree token for token, and the largest log-prob gap."""
-    from rl.config import SamplingConfig
     from rl.sampling import BatchGenerator
 
     suffixes = first_suffixes(policy, tasks, rows, 7)

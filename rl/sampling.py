@@ -240,7 +240,6 @@ class BatchGenerator:
                                                 self.pad, self.cfg.length_bucket, self.max_new)
         self._sync()
         t1 = time.perf_counter()
-        batch = logits.shape[0]
         self.timing["prefill_s"] += t1 - t0
         self.timing["prefill_tokens"] += sum(len(s) for s in suffixes)
         return self._decode(logits, step, len(suffixes), order, greedy, gen, t1)

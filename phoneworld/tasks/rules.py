@@ -20,7 +20,7 @@ matching record), all read from the final state. MATCH is a VALUE (equality) or
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Union
 
 from pydantic import Discriminator, Field, Tag, model_validator
 

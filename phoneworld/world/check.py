@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from phoneworld.errors import EnvError, InputError
+from phoneworld.errors import EnvError
 from phoneworld.ir.diagnostics import Diagnostic
 from phoneworld.tasks import codes
 from phoneworld.tasks import spec as s

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from phoneworld.errors import EnvError
 from phoneworld.ir import trace as tr
-from tests.world.driver import click, find, long_press, texts
+from tests.world.driver import click, long_press, texts
 
 NOTES, MSG = "com.example.notes", "com.example.messages"
 
