@@ -10,7 +10,7 @@ from typing import Any
 
 from phoneworld.android.codegen import KOTLIN_TYPES, KotlinCode, StateNames, assign, kt_value
 from phoneworld.android.escape import kt
-from phoneworld.android.layout import ScreenLayout
+from phoneworld.android.layout import DecorTable, ScreenLayout
 from phoneworld.android.names import NameTable, android_package, own_resource_entry, pascal
 from phoneworld.android.world_context import WorldWiring, world_context
 from phoneworld.ir.app import AppSpec, ScreenSpec, StateVar, Transition, Widget
@@ -35,7 +35,7 @@ CORE_CLASSES = frozenset({
     "JsonException", "JsonNumber", "JsonWritable", "Key", "ListSpec", "Lit", "Machine", "Nav",
     "Node", "Rec", "Ref", "Renderer", "Screen", "StateException", "StateValues", "StepResult",
     "Transition", "Values", "Widget", "ReplayKt", "MainActivity", "ResetReceiver", "Store",
-    "ScreenRenderer", "MockViews", "Gestures",
+    "ScreenRenderer", "MockViews", "Gestures", "Decor",
 })
 
 
@@ -56,7 +56,9 @@ def project_context(spec: AppSpec, world: WorldWiring | None = None) -> dict[str
     classes = NameTable(CORE_CLASSES)
     names = StateNames.of(spec, classes)
     code = KotlinCode(names)
-    screens = [_screen(s, spec, code, classes) for s in [*spec.screens, launcher_screen(spec)]]
+    decor = DecorTable(code)
+    screens = [_screen(s, spec, code, classes, decor)
+               for s in [*spec.screens, launcher_screen(spec)]]
     kpkg = android_package(spec.package)
     return {
         "kpkg": kpkg, "package": spec.package, "label": spec.label, "start": spec.start_screen,
@@ -69,6 +71,7 @@ def project_context(spec: AppSpec, world: WorldWiring | None = None) -> dict[str
         "initial_extra": kt_json({k: x for k, x in app.initial_state.items()
                                   if k not in app.vars}),
         "screens": screens,
+        "decor": decor.functions,
         "transition_count": len(spec.transitions),
         "resource_ids": _resource_ids(spec, kpkg),
         "launcher_id": LAUNCHER, "launcher_icon": LAUNCHER_ICON,
@@ -135,14 +138,15 @@ def _record(cls: str, fields: dict[str, Any], rec: dict[str, Any]) -> str:
 # ----------------------------------------------------------------------------- screens
 
 
-def _screen(s: ScreenSpec, spec: AppSpec, code: KotlinCode, classes: NameTable) -> dict[str, Any]:
+def _screen(s: ScreenSpec, spec: AppSpec, code: KotlinCode, classes: NameTable,
+            decor: DecorTable) -> dict[str, Any]:
     obj = classes.take(pascal(s.name, "Screen") + "Screen")
-    layout = ScreenLayout(code).screen(s)
+    layout = ScreenLayout(code).screen(s, decor)
     return {
         "object": obj, "file": obj + ".kt", "id": s.id, "name": s.name, "package": s.package,
         "activity": s.activity, "activity_kt": kt(s.activity) if s.activity else "null",
         "observations": s.observations, "widget_count": layout.widget_count,
-        "root_fn": layout.root_fn, "functions": layout.functions,
+        "build": layout.build, "functions": layout.functions,
         "transitions": [_transition(t, s, code, classes) for t in ordered_transitions(spec, s.id)],
     }
 

@@ -3,6 +3,11 @@
 Leaf widgets are written inline in their parent's function; a container with many children spreads
 them over several functions, so that no JVM method grows past its 64 KiB limit however large the
 recorded screen is.
+
+Recorded screens carry the window decor the framework draws around an app's own views (the frame,
+the system bar backgrounds, the `android:id/content` view). That part is written once per app, in
+the `Decor` object (`DecorTable`), as functions that take the content view's children; a screen's
+`build()` passes its own views in. Screens whose decor differs get a variant each.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from phoneworld.android.names import NameTable, camel
 from phoneworld.ir.app import ScreenSpec, Widget
 
 CHILDREN_PER_FUNCTION = 60
+CONTENT_ID = "android:id/content"  # the framework view an activity's own views hang from
+BODY = "body: List<Widget>"
 EDITABLE_CLASSES = ("EditText", "AutoCompleteTextView")  # as phoneworld.runtime.widgets
 # Members of the Kotlin `Screen` class and of `Any` that a widget function must not shadow.
 SCREEN_RESERVED = frozenset({
@@ -35,6 +42,8 @@ class Function:
     type: str
     doc: str
     body: str
+    params: str = ""  # BODY for the decor functions above the content view
+    public: bool = False
 
 
 @dataclass
@@ -42,6 +51,51 @@ class ScreenCode:
     root_fn: str
     functions: list[Function] = field(default_factory=list)
     widget_count: int = 0
+    build: str = ""  # the Kotlin expression `build()` returns
+
+
+def decor_path(root: Widget) -> list[Widget] | None:
+    """The widgets from the root down to the framework's content view, when the screen has one
+    below its root and no list on the way (None otherwise)."""
+    path: list[Widget] = []
+
+    def walk(w: Widget) -> bool:
+        path.append(w)
+        if w.resource_id == CONTENT_ID and w is not root:
+            return True
+        if any(walk(c) for c in w.children):
+            return True
+        path.pop()
+        return False
+
+    if not walk(root) or any(w.list is not None or len(w.children) > CHILDREN_PER_FUNCTION
+                              for w in path):
+        return None
+    return path
+
+
+class DecorTable:
+    """The app's decor variants: one set of `Decor` functions per distinct decor text."""
+
+    def __init__(self, code: KotlinCode) -> None:
+        self.code = code
+        self.names = NameTable(SCREEN_RESERVED)
+        self.functions: list[Function] = []
+        self._entries: dict[tuple[tuple[str, str, str], ...], str] = {}
+
+    def entry(self, path: list[Widget]) -> tuple[str, int]:
+        """(the `Decor` function that builds `path` around a body, its widget count)."""
+        local = ScreenLayout(self.code)
+        local._container(path[0], path)
+        key = tuple((f.doc, f.params, f.body) for f in local.out.functions)
+        if key not in self._entries:
+            shared = ScreenLayout(self.code, self.names)
+            shared._container(path[0], path)
+            top = shared.out.functions[0]  # called by screens only: free to rename
+            top.name, top.public = self.names.take("window"), True
+            self._entries[key] = top.name
+            self.functions += shared.out.functions
+        return self._entries[key], local.out.widget_count
 
 
 def is_editable(w: Widget) -> bool:
@@ -51,22 +105,41 @@ def is_editable(w: Widget) -> bool:
 class ScreenLayout:
     """Writes the widget functions of one screen."""
 
-    def __init__(self, code: KotlinCode) -> None:
+    def __init__(self, code: KotlinCode, names: NameTable | None = None) -> None:
         self.code = code
-        self.names = NameTable(SCREEN_RESERVED)
+        self.names = names or NameTable(SCREEN_RESERVED)
         self.out = ScreenCode(root_fn="")
 
-    def screen(self, s: ScreenSpec) -> ScreenCode:
-        self.out.root_fn = self._container(s.root)
+    def screen(self, s: ScreenSpec, decor: DecorTable | None = None) -> ScreenCode:
+        path = decor_path(s.root) if decor is not None else None
+        if decor is None or path is None:
+            self.out.root_fn = self._container(s.root)
+            self.out.build = self.out.root_fn + "()"
+            return self.out
+        entry, count = decor.entry(path)
+        self.out.widget_count += count
+        kids = [self._child(c) for c in path[-1].children]
+        self.out.build = f"Decor.{entry}(" + (
+            "listOf(\n" + ",\n".join(" " * 8 + k for k in kids) + "\n" + " " * 4 + "))"
+            if kids else "emptyList())")
         return self.out
 
-    def _container(self, w: Widget) -> str:
-        """Emit `w`'s function (and its subtrees'); return the function name."""
+    def _container(self, w: Widget, decor: list[Widget] | None = None) -> str:
+        """Emit `w`'s function (and its subtrees'); return the function name. With `decor`
+        (the path down to the content view), the functions along it take the content view's
+        children as `body`."""
+        path = decor or []
+        on_path = any(w is p for p in path)
         name = self.names.take(camel(w.wid, "widget"))
         slot = len(self.out.functions)  # functions read top-down: a parent before its subtrees
         self.out.functions.append(Function(name, "Widget", "", ""))
         args = self._args(w)
-        kids = [self._child(c) for c in w.children]
+        kids: list[str] = []
+        if on_path and w is path[-1]:
+            args.append("children = body")
+        for c in [] if on_path and w is path[-1] else w.children:
+            below = on_path and any(c is p for p in path)
+            kids.append(self._container(c, path) + "(body)" if below else self._child(c))
         if len(kids) > CHILDREN_PER_FUNCTION:
             args.append(f"children = {self._chunks(name, kids)}")
         elif kids:
@@ -78,7 +151,8 @@ class ScreenLayout:
             args.append(f"list = ListSpec({kt(lst.collection)}, pitch = {lst.pitch}, "
                         f"maxVisible = {max(0, lst.max_visible)}, item = {item}())")
         body = "Widget(\n" + ",\n".join(" " * 8 + a for a in args) + "\n" + " " * 4 + ")"
-        self.out.functions[slot] = Function(name, "Widget", f"{w.wid} ({w.cls})", body)
+        self.out.functions[slot] = Function(name, "Widget", f"{w.wid} ({w.cls})", body,
+                                            BODY if on_path else "")
         return name
 
     def _child(self, w: Widget) -> str:

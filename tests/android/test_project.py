@@ -94,3 +94,33 @@ def test_building_twice_gives_identical_kotlin(tmp_path: Path) -> None:
                       for p in sorted((path / "android").rglob("*")) if p.is_file()})
     assert trees[0] == trees[1] and len(trees[0]) > 20
     assert not any(str(tmp_path) in text.decode("utf-8") for text in trees[0].values())
+
+
+def _taller_status_bar(w):  # type: ignore[no-untyped-def]
+    if w.resource_id == "android:id/statusBarBackground":
+        return w.model_copy(update={"bounds": w.bounds.model_copy(update={"y2": w.bounds.y2 + 1})})
+    return w.model_copy(update={"children": type(w.children)(_taller_status_bar(c)
+                                                             for c in w.children)})
+
+
+def test_window_decor_is_written_once_per_variant(android_apps) -> None:  # type: ignore[no-untyped-def]
+    """The frame, system bar backgrounds and content view around every recorded screen live in
+    `Decor`, once; a screen whose decor differs gets its own variant."""
+    spec = android_apps["example"].spec
+    files = render_project(spec)
+    decor = files["app/src/main/java/com/example/notes/core/Decor.kt"]
+    assert decor.count("\n    fun window") == 1
+    assert 'resourceId = "android:id/content"' in decor and "children = body" in decor
+    for rel, text in files.items():
+        if "/core/screens/" in rel:
+            assert ("Decor.window(" in text) == (not rel.endswith("LauncherScreen.kt")), rel
+            assert "statusBarBackground" not in text, rel
+    first = spec.screens[0]
+    changed = spec.model_copy(update={"screens": [
+        first.model_copy(update={"root": _taller_status_bar(first.root)}), *spec.screens[1:]]})
+    files = render_project(changed)
+    decor = files["app/src/main/java/com/example/notes/core/Decor.kt"]
+    assert decor.count("\n    fun window") == 2
+    uses = {rel: re.findall(r"Decor\.(window\d*)\(", text) for rel, text in files.items()
+            if "/core/screens/" in rel and not rel.endswith("LauncherScreen.kt")}
+    assert sorted(set(sum(uses.values(), []))) == ["window", "window2"]

@@ -8,40 +8,9 @@ import com.example.notes.core.*
  * 11 widgets, seen 6 times in the traces.
  */
 object SettingsScreen : Screen("s03_settings", "settings", "com.example.notes", "com.example.notes/.SettingsActivity") {
-    override fun build(): Widget = frameLayout()
-
-    /** frame_layout (android.widget.FrameLayout) */
-    private fun frameLayout(): Widget = Widget(
-        "frame_layout",
-        "android.widget.FrameLayout",
-        Bounds(0, 0, 1080, 1920),
-        children = listOf(
-            linearLayout(),
-            Widget("navigation_bar_background", "android.view.View", Bounds(0, 1794, 1080, 1920), resourceId = "android:id/navigationBarBackground"),
-            Widget("status_bar_background", "android.view.View", Bounds(0, 0, 1080, 63), resourceId = "android:id/statusBarBackground")
-        )
-    )
-
-    /** linear_layout (android.widget.LinearLayout) */
-    private fun linearLayout(): Widget = Widget(
-        "linear_layout",
-        "android.widget.LinearLayout",
-        Bounds(0, 0, 1080, 1794),
-        children = listOf(
-            content()
-        )
-    )
-
-    /** content (android.widget.FrameLayout) */
-    private fun content(): Widget = Widget(
-        "content",
-        "android.widget.FrameLayout",
-        Bounds(0, 63, 1080, 1794),
-        resourceId = "android:id/content",
-        children = listOf(
-            linearLayout2()
-        )
-    )
+    override fun build(): Widget = Decor.window(listOf(
+        linearLayout2()
+    ))
 
     /** linear_layout_2 (android.widget.LinearLayout) */
     private fun linearLayout2(): Widget = Widget(
