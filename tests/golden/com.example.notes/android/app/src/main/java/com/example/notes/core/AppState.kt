@@ -43,19 +43,9 @@ data class NoteListItemsRecord(
 
     override fun writeJson(out: StringBuilder) {
         out.append('{')
-Json.string(out, "note_done")
-        out.append(':')
-        Json.write(out, noteDone)
-out.append(',')
-Json.string(out, "note_title")
-        out.append(':')
-        Json.write(out, noteTitle)
-        for ((k, x) in extra) {
-out.append(',')
-            Json.string(out, k)
-            out.append(':')
-            Json.write(out, x)
-        }
+        Json.member(out, "note_done", noteDone)
+        Json.member(out, "note_title", noteTitle)
+        for ((k, x) in extra) Json.member(out, k, x)
         out.append('}')
     }
 
@@ -190,39 +180,14 @@ data class AppState(
 
     override fun writeJson(out: StringBuilder) {
         out.append('{')
-Json.string(out, "dark_mode_switch")
-        out.append(':')
-        Json.write(out, darkModeSwitch)
-out.append(',')
-Json.string(out, "entered_editor")
-        out.append(':')
-        Json.write(out, enteredEditor)
-out.append(',')
-Json.string(out, "entered_main")
-        out.append(':')
-        Json.write(out, enteredMain)
-out.append(',')
-Json.string(out, "note_list_items")
-        out.append(':')
-        Json.write(out, noteListItems)
-out.append(',')
-Json.string(out, "note_list_items_selected")
-        out.append(':')
-        Json.write(out, noteListItemsSelected)
-out.append(',')
-Json.string(out, "sort_switch")
-        out.append(':')
-        Json.write(out, sortSwitch)
-out.append(',')
-Json.string(out, "title_input")
-        out.append(':')
-        Json.write(out, titleInput)
-        for ((k, x) in extra) {
-out.append(',')
-            Json.string(out, k)
-            out.append(':')
-            Json.write(out, x)
-        }
+        Json.member(out, "dark_mode_switch", darkModeSwitch)
+        Json.member(out, "entered_editor", enteredEditor)
+        Json.member(out, "entered_main", enteredMain)
+        Json.member(out, "note_list_items", noteListItems)
+        Json.member(out, "note_list_items_selected", noteListItemsSelected)
+        Json.member(out, "sort_switch", sortSwitch)
+        Json.member(out, "title_input", titleInput)
+        for ((k, x) in extra) Json.member(out, k, x)
         out.append('}')
     }
 

@@ -39,14 +39,7 @@ object Json {
             is JsonNumber -> out.append(v.raw)
             is Map<*, *> -> {
                 out.append('{')
-                var first = true
-                for ((k, x) in v) {
-                    if (!first) out.append(',')
-                    first = false
-                    string(out, k as String)
-                    out.append(':')
-                    write(out, x)
-                }
+                for ((k, x) in v) member(out, k as String, x)
                 out.append('}')
             }
             is List<*> -> {
@@ -60,6 +53,15 @@ object Json {
             is JsonWritable -> v.writeJson(out)
             else -> throw JsonException("cannot write ${v.javaClass.name} as JSON")
         }
+    }
+
+    /** `"name":value` inside the object being written (a comma first unless the object has
+     * just opened: no value ends in '{'). */
+    fun member(out: StringBuilder, name: String, v: Any?) {
+        if (out[out.length - 1] != '{') out.append(',')
+        string(out, name)
+        out.append(':')
+        write(out, v)
     }
 
     fun string(out: StringBuilder, s: String) {
