@@ -29,7 +29,10 @@ def _near(word: str, known: list[str]) -> str:
     return f"; did you mean {near[0]!r}?" if near else ""
 
 
-class _Checker:
+class TaskChecker:
+    """Checks one task spec against an app's state schema, collecting diagnostics in `out`.
+    `phoneworld.world.check` subclasses it for world tasks (namespaced names and sources)."""
+
     def __init__(self, task: LoadedTask, app: AppSpec) -> None:
         self.task, self.spec, self.app = task, task.spec, app
         self.vars: dict[str, StateVar] = {v.name: v for v in app.state}
@@ -264,7 +267,7 @@ def check_task(task: LoadedTask, app: AppSpec) -> list[Diagnostic]:
     """Every problem of one loaded task spec for `app` (empty when it is sound)."""
     from phoneworld.tasks.unsat import never_holds
 
-    c = _Checker(task, app)
+    c = TaskChecker(task, app)
     c.header()
     c.params()
     c.initial_state()

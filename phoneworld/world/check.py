@@ -18,7 +18,7 @@ from phoneworld.tasks.codegen import compile_verifier
 from phoneworld.tasks.load import LoadedTask, YamlPath, load_checked
 from phoneworld.tasks.oracle import OracleConfig
 from phoneworld.tasks.sanity import TaskCheck, check_instance
-from phoneworld.tasks.typecheck import _Checker
+from phoneworld.tasks.typecheck import TaskChecker
 from phoneworld.world.device import World
 from phoneworld.world.oracle import solve
 from phoneworld.world.schema import WorldSchema, instantiate, split_source, task_state
@@ -26,7 +26,7 @@ from phoneworld.world.schema import WorldSchema, instantiate, split_source, task
 log = logging.getLogger(__name__)
 
 
-class _WorldChecker(_Checker):
+class _WorldChecker(TaskChecker):
     """The task checker of one app, reading a world's schema: namespaced names, world sources."""
 
     def source(self, p: s.AppDataGen, path: YamlPath) -> None:
