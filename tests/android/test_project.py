@@ -103,10 +103,10 @@ def _taller_status_bar(w):  # type: ignore[no-untyped-def]
                                                              for c in w.children)})
 
 
-def test_window_decor_is_written_once_per_variant(android_apps) -> None:  # type: ignore[no-untyped-def]
+def test_window_decor_is_written_once_per_variant(example_build) -> None:  # type: ignore[no-untyped-def]
     """The frame, system bar backgrounds and content view around every recorded screen live in
     `Decor`, once; a screen whose decor differs gets its own variant."""
-    spec = android_apps["example"].spec
+    spec = example_build.apps[0].spec
     files = render_project(spec)
     decor = files["app/src/main/java/com/example/notes/core/Decor.kt"]
     assert decor.count("\n    fun window") == 1
