@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import BuildReport
 
-__all__ = ["emit", "dumps"]
+__all__ = ["emit", "dumps", "publish"]
 
 
 def dumps(model: BaseModel | dict[str, Any]) -> str:
@@ -31,6 +31,18 @@ def dumps(model: BaseModel | dict[str, Any]) -> str:
 
 def app_dir_name(package: str) -> str:
     return package.replace("/", "_").replace(" ", "_")
+
+
+def publish(staging: Path, final: Path) -> None:
+    """Put the finished folder `staging` at `final` by renames on one filesystem: an earlier
+    `final` is moved aside first and removed only after the new one is in place."""
+    if final.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=final.parent))
+        os.replace(final, old / "prev")
+        os.replace(staging, final)
+        shutil.rmtree(old)
+    else:
+        os.replace(staging, final)
 
 
 def emit(spec: AppSpec, report: BuildReport, out: Path,
@@ -49,13 +61,7 @@ def emit(spec: AppSpec, report: BuildReport, out: Path,
         for name, text in sorted((pages or {}).items()):
             (staging / name).parent.mkdir(parents=True, exist_ok=True)  # e.g. verifiers/x.py
             (staging / name).write_text(text, encoding="utf-8")
-        if final.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old.", dir=out))
-            os.replace(final, old / "app")
-            os.replace(staging, final)
-            shutil.rmtree(old)
-        else:
-            os.replace(staging, final)
+        publish(staging, final)
     finally:
         if staging.exists():
             shutil.rmtree(staging)

@@ -102,16 +102,22 @@ def check_one(sim: Simulator, task: TaskSpec, app: AppSpec,
                           lambda inst: solve(sim, inst, verifier, config))
 
 
-def check_tasks(app: AppSpec, tasks: list[TaskSpec],
-                config: OracleConfig | None = None) -> list[TaskCheck]:
-    """The sanity check of every task, in order."""
-    sim = Simulator(app)
+def check_each(tasks: list[TaskSpec], check: Callable[[TaskSpec], TaskCheck],
+               level: int = logging.DEBUG) -> list[TaskCheck]:
+    """`check` of every task, in order, each verdict logged at `level`."""
     out = []
     for task in tasks:
-        check = check_one(sim, task, app, config)
-        log.debug("task %s: %s %s", task.id, "kept" if check.kept else "rejected", check.detail)
-        out.append(check)
+        c = check(task)
+        log.log(level, "task %s: %s %s", task.id, "kept" if c.kept else "rejected", c.detail)
+        out.append(c)
     return out
+
+
+def check_tasks(app: AppSpec, tasks: list[TaskSpec],
+                config: OracleConfig | None = None) -> list[TaskCheck]:
+    """The sanity check of every task of `app`, in order."""
+    sim = Simulator(app)
+    return check_each(tasks, lambda task: check_one(sim, task, app, config))
 
 
 def summarize(checks: list[TaskCheck], dropped: Counter[str] | None = None) -> TasksSummary:

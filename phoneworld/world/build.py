@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from phoneworld.emit import publish
 from phoneworld.errors import InputError
 from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.tasks.build import INDEX, SPECS_DIR, VERIFIERS_DIR, index_entry
@@ -129,13 +130,7 @@ def build_world(spec: Path, out: Path, oracle: OracleConfig | None = None) -> Wo
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
             (staging / name).write_text(body, encoding="utf-8")
         os.chmod(staging, 0o755)
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-            os.replace(out, old / "w")
-            os.replace(staging, out)
-            shutil.rmtree(old)
-        else:
-            os.replace(staging, out)
+        publish(staging, out)
     finally:
         if staging.exists():
             shutil.rmtree(staging)

@@ -17,14 +17,11 @@ from phoneworld.tasks import spec as s
 from phoneworld.tasks.codegen import compile_verifier
 from phoneworld.tasks.load import LoadedTask, YamlPath, load_checked
 from phoneworld.tasks.oracle import OracleConfig
-from phoneworld.tasks.sanity import TaskCheck, check_instance
+from phoneworld.tasks.sanity import TaskCheck, check_each, check_instance
 from phoneworld.tasks.typecheck import TaskChecker
 from phoneworld.world.device import World
 from phoneworld.world.oracle import solve
 from phoneworld.world.schema import WorldSchema, instantiate, split_source, task_state
-
-log = logging.getLogger(__name__)
-
 
 class _WorldChecker(TaskChecker):
     """The task checker of one app, reading a world's schema: namespaced names, world sources."""
@@ -70,12 +67,8 @@ def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
 
 def check_all(world: World, schema: WorldSchema, tasks: list[s.TaskSpec],
               config: OracleConfig | None = None) -> list[TaskCheck]:
-    out = []
-    for t in tasks:
-        c = check_one(world, schema, t, config)
-        log.info("world task %s: %s %s", t.id, "kept" if c.kept else "rejected", c.detail)
-        out.append(c)
-    return out
+    """The sanity check of every world task, in order."""
+    return check_each(tasks, lambda t: check_one(world, schema, t, config), logging.INFO)
 
 
 def moves_text(c: TaskCheck) -> list[dict[str, Any]]:
