@@ -1,0 +1,147 @@
+"""`abstract`: which observations are one screen.
+
+The signature is the view tree's shape (class, resource-id, content-desc, children), never texts,
+checked flags, bounds or how many items a list holds; zero-area leaves are not structure.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneworld.abstract import abstract, read
+from phoneworld.ir.screens import Abstraction
+from phoneworld.ir.trace import Observation, ViewNode
+from tests.compiler_support import (
+    BUTTON, CHECKBOX, LINEAR, RECYCLER, TEXT, W, b, back, episode, row_list, screen, traces, view,
+)
+
+
+def header(text: str = "Notes") -> ViewNode:
+    return view(TEXT, b(0, 0, W, 150), id="header", text=text)
+
+
+def add_button(text: str = "Add") -> ViewNode:
+    return view(BUTTON, b(40, 1700, 520, 1850), id="add", text=text, clickable=True)
+
+
+def visits(*observations: Observation) -> Abstraction:
+    """The abstraction of one episode that sees `observations` in turn (pressing back between)."""
+    steps: list[object] = []
+    for obs in observations:
+        steps += [obs, back()]
+    return abstract(traces(episode("e0", *steps[:-1])))  # type: ignore[arg-type]
+
+
+def screen_ids(abstraction: Abstraction) -> list[str]:
+    return [r.screen for r in abstraction.readings[0]]
+
+
+def scrolled(offset: int) -> Observation:
+    """A list of four rows scrolled up by `offset` pixels: the first row is clipped at the top."""
+    rows = []
+    for k, title in enumerate("abcd"):
+        y = 200 + k * 200 - offset
+        top = max(200, y)
+        rows.append(view(LINEAR, b(0, top, W, y + 200),
+                         view(TEXT, b(40, max(top, y + 20), 600, y + 180), id="title", text=title),
+                         id="row", clickable=True))
+    return screen(view(RECYCLER, b(0, 200, W, 1600), *rows, id="list", scrollable=True))
+
+
+SAME_SCREEN = {
+    "texts": (screen(header("Notes"), add_button("Add")), screen(header("Later"), add_button("New"))),
+    "list_length": (screen(header(), row_list("a", "b", "c")), screen(header(), row_list("x"))),
+    "empty_list": (screen(header(), row_list("a", "b")), screen(header(), row_list())),
+    "scroll_offset": (scrolled(0), scrolled(120)),
+    "checked_flag": (
+        screen(view(CHECKBOX, b(40, 200, 1040, 320), id="dark", checkable=True, checked=False)),
+        screen(view(CHECKBOX, b(40, 200, 1040, 320), id="dark", checkable=True, checked=True)),
+    ),
+    "bounds": (screen(view(TEXT, b(0, 0, W, 150), id="header")),
+               screen(view(TEXT, b(0, 40, W, 400), id="header"))),
+    "zero_area_leaf": (screen(header(), view(TEXT, b(0, 0, 0, 0), id="ghost")), screen(header())),
+}
+
+
+@pytest.mark.parametrize("first,second", SAME_SCREEN.values(), ids=SAME_SCREEN.keys())
+def test_observations_that_differ_only_in_content_are_one_screen(
+        first: Observation, second: Observation) -> None:
+    abstraction = visits(first, second)
+    assert len(abstraction.screens) == 1
+    assert abstraction.screens[0].observations == 2
+    assert screen_ids(abstraction) == ["s00_main", "s00_main"]
+
+
+OTHER_SCREEN = {
+    "extra_widget": (screen(header()), screen(header(), add_button())),
+    "other_class": (screen(view(TEXT, b(0, 0, W, 150), id="header")),
+                    screen(view(BUTTON, b(0, 0, W, 150), id="header"))),
+    "other_resource_id": (screen(view(TEXT, b(0, 0, W, 150), id="header")),
+                          screen(view(TEXT, b(0, 0, W, 150), id="title"))),
+    "other_content_desc": (screen(view(BUTTON, b(0, 0, 150, 150), desc="Back")),
+                           screen(view(BUTTON, b(0, 0, 150, 150), desc="Menu"))),
+    "other_order": (screen(header(), add_button()), screen(add_button(), header())),
+}
+
+
+@pytest.mark.parametrize("first,second", OTHER_SCREEN.values(), ids=OTHER_SCREEN.keys())
+def test_observations_of_another_structure_are_two_screens(
+        first: Observation, second: Observation) -> None:
+    abstraction = visits(first, second)
+    assert [s.id for s in abstraction.screens] == ["s00_main", "s01_main_2"]
+    assert screen_ids(abstraction) == ["s00_main", "s01_main_2"]
+    assert abstraction.screens[0].signature != abstraction.screens[1].signature
+
+
+def test_another_package_is_another_screen() -> None:
+    ours = screen(header())
+    theirs = ours.model_copy(update={"package": "com.android.launcher"})
+    assert len(visits(ours, theirs).screens) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="the signature digests package and view tree only: two "
+                   "activities whose layouts have the same shape are merged into one screen")
+def test_same_structure_under_another_activity_is_another_screen() -> None:
+    about = screen(header("About"), activity=".AboutActivity")
+    help_ = screen(header("Help"), activity=".HelpActivity")
+    assert len(visits(about, help_).screens) == 2
+
+
+def test_repeated_bare_leaves_are_layout_not_a_list() -> None:
+    def labels(n: int) -> Observation:
+        return screen(view(LINEAR, b(0, 0, W, 600),
+                           *[view(TEXT, b(0, k * 150, W, k * 150 + 150)) for k in range(n)]))
+
+    assert len(visits(labels(2), labels(3)).screens) == 2
+
+
+def test_repeated_composite_children_are_a_list_even_when_not_scrollable() -> None:
+    def rows(n: int) -> Observation:
+        return screen(view(LINEAR, b(0, 0, W, 1200), *[
+            view(LINEAR, b(0, k * 200, W, k * 200 + 200),
+                 view(TEXT, b(0, k * 200, 800, k * 200 + 100), text=f"t{k}"),
+                 view(CHECKBOX, b(900, k * 200, 1000, k * 200 + 100), checkable=True))
+            for k in range(n)]))
+
+    abstraction = visits(rows(2), rows(3), rows(1))
+    assert len(abstraction.screens) == 1
+    assert [len(r.lists["linear_layout"]) for r in abstraction.readings[0]] == [2, 3, 1]
+
+
+def test_screens_are_numbered_in_first_seen_order_and_named_after_the_activity() -> None:
+    main = screen(header(), add_button())
+    editor = screen(view(TEXT, b(0, 0, W, 150)), activity=".EditorActivity")
+    bare = screen(view(BUTTON, b(0, 0, W, 150)), activity=None)
+    abstraction = visits(main, editor, main, bare)
+    assert [s.id for s in abstraction.screens] == ["s00_main", "s01_editor", "s02_screen"]
+    assert [s.activity for s in abstraction.screens] == [
+        "com.example.tiny/.MainActivity", "com.example.tiny/.EditorActivity", None]
+    assert [s.observations for s in abstraction.screens] == [2, 1, 1]
+    assert screen_ids(abstraction) == ["s00_main", "s01_editor", "s00_main", "s02_screen"]
+    assert abstraction.screens[0].sources[1].file == "e0/0002.xml"
+
+
+def test_reading_an_unknown_structure_gives_no_screen() -> None:
+    abstraction = visits(screen(header()))
+    assert read(abstraction, screen(header("Other"))).screen == "s00_main"
+    assert read(abstraction, screen(header(), add_button())).screen == ""
