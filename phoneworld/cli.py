@@ -56,8 +56,13 @@ def build(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list warnings."),
     apk: bool = typer.Option(False, "--apk", help="Also build each app's signed debug APK "
                              "(OUT/<app>/<package>-debug.apk; see `phoneworld doctor`)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Show the traceback of a pass that failed on an app."),
 ) -> None:
-    """Compile traces into OUT/<app>/app.json and report.json."""
+    """Compile traces into OUT/<app>/app.json and report.json.
+
+    Each app is written as soon as it is built; an app whose passes fail is reported (PW900) and
+    not written, the others still are, and the exit status is then 1."""
     from phoneworld.pipeline import BuildConfig, build as run_build
 
     try:
@@ -80,8 +85,15 @@ def build(
                       _num(f and f.change_f1), _num(h and h.transition_match_changing),
                       f"{a.seconds:.1f}")
     err.print(table)
+    for failure in result.failed:
+        if verbose and failure.traceback:
+            err.print(failure.traceback, markup=False, highlight=False)
     for a in result.apps:
         typer.echo(str(a.path))
+    if result.failed:
+        names = ", ".join(f"{f.app} ({f.stage})" for f in result.failed)
+        err.print(f"error: {len(result.failed)} app(s) not built: {names}; "
+                  f"{len(result.apps)} built", style="red", markup=False, highlight=False)
     if apk:
         from phoneworld.android.commands import build_apks
 
@@ -90,6 +102,8 @@ def build(
                 typer.echo(line)
         except PhoneworldError as exc:
             _fail(exc)
+    if result.failed:
+        raise typer.Exit(1)
 
 
 def _num(v: float | None) -> str:

@@ -9,6 +9,12 @@ the recorded action and compares the mock's next screen with the recorded one:
   content-desc) sets of the mock's and the recorded next screen;
 - `change_f1`: on changing steps, F1 between the mock's change (nodes added and removed relative to
   the current recorded screen) and the recorded change. A mock that ignores every tap scores 0.
+- `reference_change_f1`: the same F1 for a stateless mock that knows the true next screen and shows
+  the content last recorded for it (the bar a mock with state has to clear).
+
+A held-out step is *covered* when its recorded next screen was seen in training; the held-out
+figures are given over all held-out steps and over covered ones. A step on a screen training never
+saw, or with such a screen on its back stack, is scored as a miss (the mock cannot be put there).
 
 Free-running replay (`free_run`) starts from an episode's first screen and applies its actions
 without correction, as an agent would.
@@ -24,6 +30,7 @@ from phoneworld.abstract import Reader
 from phoneworld.abstract.shape import content_keys
 from phoneworld.graph import graph
 from phoneworld.ir.app import AppSpec
+from phoneworld.ir.base import SourceRef
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.report import Fidelity
 from phoneworld.ir.screens import Abstraction, ScreenReading
@@ -33,6 +40,14 @@ from phoneworld.state.schema import Schema
 from phoneworld.state.track import track
 
 Keys = frozenset[tuple[str, str, str, str]]
+
+
+class ReplayError(Exception):
+    """Replaying one recorded step raised: carries the step, the cause is chained."""
+
+    def __init__(self, source: SourceRef) -> None:
+        super().__init__(f"replaying {source.render()}")
+        self.source = source
 
 
 @dataclass
@@ -45,24 +60,32 @@ class StepResult:
     change_f1: float | None
     mock_screen: str
     recorded_screen: str
+    covered: bool = True  # the recorded next screen is one the app knows
+    reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
 
 
 @dataclass
 class Replay:
     steps: list[StepResult] = field(default_factory=list)
 
-    def summary(self) -> Fidelity | None:
-        if not self.steps:
+    def summary(self, covered_only: bool = False) -> Fidelity | None:
+        steps = [s for s in self.steps if s.covered or not covered_only]
+        if not steps:
             return None
-        changing = [s for s in self.steps if s.changing]
+        changing = [s for s in steps if s.changing]
         return Fidelity(
-            steps=len(self.steps),
+            steps=len(steps),
             changing_steps=len(changing),
-            transition_match=_mean(s.transition_match for s in self.steps),
+            transition_match=_mean(s.transition_match for s in steps),
             transition_match_changing=_mean(s.transition_match for s in changing),
-            observation_match=_mean(s.observation_match for s in self.steps),
+            observation_match=_mean(s.observation_match for s in steps),
             change_f1=_mean(s.change_f1 or 0.0 for s in changing),
+            reference_change_f1=_mean(s.reference_f1 or 0.0 for s in changing),
         )
+
+    def coverage(self) -> float | None:
+        """The share of changing steps whose recorded next screen the app knows."""
+        return _mean(s.covered for s in self.steps if s.changing)
 
 
 def _mean(values: Any) -> float | None:
@@ -103,13 +126,17 @@ def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
 
 
 def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
-                   built_on: bool = False) -> Replay:
+                   built_on: bool = False, shown: dict[str, Keys] | None = None) -> Replay:
     """Replay every recorded step of `traces` from its recorded screen and state
-    (`built_on`: `traces` are the episodes `abstraction` was built from, already read)."""
+    (`built_on`: `traces` are the episodes `abstraction` was built from, already read; `shown`:
+    the content the reference mock knows per screen before the first step, by default each
+    screen's first recorded content in `traces`)."""
     view = abstraction if built_on else readings_for(abstraction, traces)
     steps = graph(traces, view).steps
     tracked = track(schema, view, _graph_of(view, steps))
     known = {v.name for v in spec.state}
+    screens = {s.id for s in spec.screens}
+    last = dict(shown) if shown is not None else first_contents(view, traces)
     sim = Simulator(spec)
     replay = Replay()
     for step in steps:
@@ -118,8 +145,42 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
         recorded = ep.steps[step.step + 1].observation.root
         before = tracked[step.episode][step.step]
         state = {k: v for k, v in before.state.items() if k in known}
-        replay.steps.append(_one_step(sim, spec, ep, step, current, recorded, state, before.stack))
+        stack = before.stack if all(s in screens for s in before.stack) else None
+        try:
+            result = _one_step(sim, spec, ep, step, current, recorded, state, stack)
+        except Exception as exc:
+            raise ReplayError(ep.steps[step.step].source) from exc
+        if step.screen:
+            last[step.screen] = content_keys(current)
+        result.covered = step.next_screen in screens
+        if result.changing:
+            reference = last.get(step.next_screen, content_keys(current))
+            result.reference_f1 = change_f1(content_keys(current), reference,
+                                            content_keys(recorded))
+        replay.steps.append(result)
     return replay
+
+
+def first_contents(view: Abstraction, traces: TraceSet) -> dict[str, Keys]:
+    """Each screen's first recorded content in `traces` (read through `view`)."""
+    out: dict[str, Keys] = {}
+    for e, ep in enumerate(traces.episodes):
+        for s in ep.steps:
+            screen = view.readings[e][s.index].screen
+            if screen and screen not in out:
+                out[screen] = content_keys(s.observation.root)
+    return out
+
+
+def last_contents(view: Abstraction, traces: TraceSet) -> dict[str, Keys]:
+    """Each screen's last recorded content in `traces`: what the reference mock knows after them."""
+    out: dict[str, Keys] = {}
+    for e, ep in enumerate(traces.episodes):
+        for s in ep.steps:
+            screen = view.readings[e][s.index].screen
+            if screen:
+                out[screen] = content_keys(s.observation.root)
+    return out
 
 
 def _graph_of(view: Abstraction, steps: tuple[ObservedStep, ...]) -> Any:
@@ -130,11 +191,14 @@ def _graph_of(view: Abstraction, steps: tuple[ObservedStep, ...]) -> Any:
 
 
 def _one_step(sim: Simulator, spec: AppSpec, ep: Episode, step: ObservedStep, current: ViewNode,
-              recorded: ViewNode, state: dict[str, Any], stack: tuple[str, ...]) -> StepResult:
+              recorded: ViewNode, state: dict[str, Any], stack: tuple[str, ...] | None
+              ) -> StepResult:
+    """One step from its recorded position; a step the mock cannot be put at (an unknown screen,
+    or `stack` None: an unknown screen on the back stack) is a miss."""
     cur_keys, rec_keys = content_keys(current), content_keys(recorded)
     changing = cur_keys != rec_keys
     action = ep.steps[step.step].action
-    if not step.screen or action is None:
+    if not step.screen or action is None or stack is None:
         return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
                           "", step.next_screen)
     focus = step.widget if step.action == "type" else None

@@ -1,21 +1,30 @@
 """`build(config)`: the compiler pipeline, one pass after the other.
 
-ingest -> (per app) abstract -> graph -> state -> lower -> fidelity -> emit
+ingest -> (per app) abstract -> graph -> state -> lower -> fidelity -> tasks -> report -> android
+-> emit
+
+Apps are built one by one and each is published as soon as it is complete. A failure inside one
+app's passes costs that app only: it becomes an error diagnostic (PW900) naming the app, the pass
+and, where known, the step, nothing of that app is written, and the other apps still build.
+`BuildResult.failed` lists the apps that failed; the CLI then exits 1.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import traceback
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
 from phoneworld.emit import emit
-from phoneworld.errors import InputError, UsageError
-from phoneworld.fidelity import FreeRun, split_heldout, teacher_forced
+from phoneworld.errors import InputError, ToolchainError, UsageError
+from phoneworld.fidelity import FreeRun, ReplayError, last_contents, split_heldout, teacher_forced
 from phoneworld.graph import graph
 from phoneworld.ingest import codes, ingest
 from phoneworld.ir.app import AppSpec
@@ -64,10 +73,40 @@ class AppBuild:
     inputs: ReportInputs | None = None  # what the HTML report is made from
 
 
+@dataclass(frozen=True)
+class AppFailure:
+    app: str
+    stage: str  # the pass that failed
+    message: str
+    traceback: str = ""
+
+
 @dataclass
 class BuildResult:
     apps: list[AppBuild] = field(default_factory=list)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+    failed: list[AppFailure] = field(default_factory=list)
+
+
+class PassFailed(Exception):
+    """A pass raised on one app's input: a bug of phoneworld's, reported as a diagnostic."""
+
+    def __init__(self, stage: str, source: SourceRef | None, cause: BaseException) -> None:
+        super().__init__(f"{stage}: {type(cause).__name__}: {cause}")
+        self.stage, self.source, self.cause = stage, source, cause
+
+
+@contextmanager
+def _stage(name: str) -> Iterator[None]:
+    """Name the pass of whatever this block raises (input errors pass through as they are)."""
+    try:
+        yield
+    except (InputError, UsageError, ToolchainError, PassFailed):
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure is one app's, not the build's
+        source = exc.source if isinstance(exc, ReplayError) else None
+        cause = exc.__cause__ if isinstance(exc, ReplayError) and exc.__cause__ else exc
+        raise PassFailed(name, source, cause) from exc
 
 
 def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
@@ -95,38 +134,64 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
                                 app_traces.episodes[0].source, "record at least one action")
             continue
         say(f"build {app}")
-        result.apps.append(build_app(app_traces, config, diagnostics))
+        try:
+            result.apps.append(build_app(app_traces, config, diagnostics))
+        except InputError as exc:
+            diagnostics.extend(exc.diagnostics)
+            result.failed.append(AppFailure(app, "input", str(exc)))
+        except PassFailed as exc:
+            source = exc.source or app_traces.episodes[0].source
+            diagnostics.error(
+                "PW900", f"app {app} was not built: the {exc.stage} pass failed: "
+                f"{type(exc.cause).__name__}: {str(exc.cause)[:300]}", source,
+                "this is a bug in phoneworld, not in the traces: report it with this message "
+                "and the traceback (`phoneworld build --verbose`); the other apps were built")
+            trace = "".join(traceback.format_exception(exc.cause))
+            result.failed.append(AppFailure(app, exc.stage, str(exc.cause), trace))
     return result
 
 
 def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -> AppBuild:
     start = time.perf_counter()
-    train, held = split_heldout(traces, config.heldout)
-    abstraction = abstract(train)
-    transitions = graph(train, abstraction)
-    model = infer_state(abstraction, transitions)
-    spec = lower(train, abstraction, transitions, model)
-    schema, _ = prepare(abstraction, transitions)
-    train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
-    held_replay = teacher_forced(spec, schema, abstraction, held) if held.episodes else None
+    with _stage("heldout split"):
+        train, held = split_heldout(traces, config.heldout)
+    with _stage("abstract"):
+        abstraction = abstract(train)
+    with _stage("graph"):
+        transitions = graph(train, abstraction)
+    with _stage("state"):
+        model = infer_state(abstraction, transitions)
+    with _stage("lower"):
+        spec = lower(train, abstraction, transitions, model)
+    with _stage("fidelity"):
+        schema, _ = prepare(abstraction, transitions)
+        train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
+        held_replay = teacher_forced(
+            spec, schema, abstraction, held, shown=last_contents(abstraction, train),
+        ) if held.episodes else None
     fidelity = FidelityReport(
         train=train_replay.summary(),
         heldout=held_replay.summary() if held_replay is not None else None,
+        heldout_covered=held_replay.summary(covered_only=True) if held_replay is not None else None,
+        heldout_coverage=held_replay.coverage() if held_replay is not None else None,
     )
     report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
-    task_build = _tasks(spec, config)
+    with _stage("tasks"):
+        task_build = _tasks(spec, config)
     if task_build is not None:
         report = report.model_copy(update={"tasks": task_build.summary})
     inputs = ReportInputs(spec, report, config.traces, train, held, abstraction, transitions,
                           schema, train_replay, held_replay,
                           tuple(task_build.checks) if task_build is not None else None)
-    pages = {"report.html": render_report(inputs)} if config.write and config.html else {}
+    with _stage("report"):
+        pages = {"report.html": render_report(inputs)} if config.write and config.html else {}
     if task_build is not None:
         pages = {**pages, **task_build.files}
     if config.write and config.android:
         from phoneworld.android.project import project_files
 
-        pages = {**pages, **project_files(spec)}
+        with _stage("android"):
+            pages = {**pages, **project_files(spec)}
     path = emit(spec, report, config.out, pages) if config.write else None
     return AppBuild(spec=spec, report=report, path=path, seconds=time.perf_counter() - start,
                     inputs=inputs)

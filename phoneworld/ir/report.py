@@ -12,11 +12,18 @@ class Fidelity(Frozen):
     transition_match_changing: float | None
     observation_match: float | None
     change_f1: float | None
+    # the change F1 of a stateless mock that knows the true next screen and shows the content last
+    # recorded for it: the figure a mock with state has to beat
+    reference_change_f1: float | None = None
 
 
 class FidelityReport(Frozen):
     train: Fidelity | None = None
     heldout: Fidelity | None = None
+    # held-out steps whose recorded next screen was seen in training, and their share of the
+    # held-out changing steps: tells an unseen screen from wrong behaviour
+    heldout_covered: Fidelity | None = None
+    heldout_coverage: float | None = None
 
 
 class StateVarSummary(Frozen):

@@ -1,0 +1,72 @@
+"""Held-out steps on screens, or with back stacks, that training never saw are scored as misses
+(never raised), and the coverage figures tell them apart from wrong behaviour."""
+
+from __future__ import annotations
+
+from phoneworld.fidelity import last_contents, teacher_forced
+from phoneworld.ir.trace import Observation
+from tests.compiler_support import BUTTON, TEXT, b, back, click, compile_app, episode, screen, traces
+from tests.compiler_support import view
+
+OPEN = (100, 300, 980, 460)   # "Open" on the main screen
+OTHER = (100, 600, 980, 760)  # "Other" on the main screen: its screen appears only when held out
+DEEPER = (100, 900, 980, 1060)  # "Deeper" on the held-out-only screen: to the detail screen
+
+
+def main_screen() -> Observation:
+    return screen(view(BUTTON, b(*OPEN), id="open", text="Open", clickable=True),
+                  view(BUTTON, b(*OTHER), id="other", text="Other", clickable=True))
+
+
+def detail(title: str) -> Observation:
+    return screen(view(TEXT, b(40, 200, 1040, 400), id="title", text=title),
+                  activity=".DetailActivity")
+
+
+def unseen() -> Observation:
+    return screen(view(BUTTON, b(*DEEPER), id="deeper", text="Deeper", clickable=True),
+                  view(TEXT, b(40, 100, 1040, 200), id="hint", text="never in training"),
+                  activity=".SettingsActivity")
+
+
+def centre(box: tuple[int, int, int, int]):  # type: ignore[no-untyped-def]
+    return click((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+
+
+def test_unseen_screen_and_stack_are_misses_not_errors() -> None:
+    train = traces(episode("ep0", main_screen(), centre(OPEN), detail("A"), back(), main_screen(),
+                           centre(OPEN), detail("A")))
+    held = traces(
+        episode("ep1", main_screen(), centre(OTHER), unseen()),
+        # starts on a screen training never saw, which then stays at the bottom of the back stack
+        episode("ep2", unseen(), centre(DEEPER), detail("A"), back(), unseen()),
+    )
+    built = compile_app(train)
+    replay = teacher_forced(built.spec, built.schema, built.abstraction, held,
+                            shown=last_contents(built.abstraction, train))
+    steps = {(s.episode, s.step): s for s in replay.steps}
+    assert set(steps) == {("ep1", 0), ("ep2", 0), ("ep2", 1)}
+    # a known screen, but the recorded next screen is one training never saw: not covered, a miss
+    to_unseen = steps[("ep1", 0)]
+    assert not to_unseen.covered and not to_unseen.transition_match
+    # on the unseen screen: covered (the next screen is known), but the mock cannot start there
+    on_unseen = steps[("ep2", 0)]
+    assert on_unseen.covered and not on_unseen.transition_match and on_unseen.mock_screen == ""
+    # on a known screen with the unseen one on its back stack: a miss, not an error
+    over_unseen = steps[("ep2", 1)]
+    assert not over_unseen.transition_match and over_unseen.mock_screen == ""
+    assert replay.coverage() == round(1 / 3, 4)
+    covered, every = replay.summary(covered_only=True), replay.summary()
+    assert covered is not None and covered.steps == 1
+    assert every is not None and every.steps == 3 and every.transition_match == 0.0
+
+
+def test_training_steps_are_all_covered_and_replay_right() -> None:
+    train = traces(episode("ep0", main_screen(), centre(OPEN), detail("A"), back(), main_screen()))
+    built = compile_app(train)
+    replay = teacher_forced(built.spec, built.schema, built.abstraction, train, built_on=True)
+    assert all(s.covered for s in replay.steps) and replay.coverage() == 1.0
+    summary = replay.summary()
+    assert summary is not None and summary.transition_match == 1.0
+    # the reference mock knows each true next screen's content: on these static screens it is exact
+    assert summary.reference_change_f1 == 1.0
