@@ -1,0 +1,170 @@
+"""The corpus fidelity suite: every real trace set under ROOT, built as a user builds it, one table.
+
+    python bench/fidelity_suite.py [ROOT] [--heldout 0.2] [--jobs 2] [--json PATH] [--only TEXT]
+
+Default ROOT: ../shared/data/real. Every trace folder the importers recognise under ROOT is one set
+(each DroidBot run, each AutoDroid app, each LlamaTouch trace, each native or plain-dump folder). Each
+set is built by the real command, `phoneworld build SET --heldout F --out TMP`, in its own process;
+the row is the set's main app (the one with the most recorded steps), read from its `report.json`:
+
+- exit: the build's exit status (a traceback on stderr is counted as a failure too);
+- chg: training changing steps; train match / F1: training `transition_match_changing` and
+  `change_f1`; ref F1: the change F1 of a stateless mock that knows the true next screen and shows
+  its last recorded content (computed by the build from the recording itself);
+- held: the held-out figures over all held-out steps, cov: the share of held-out changing steps whose
+  recorded next screen was seen in training, and the held-out figures over those covered steps.
+
+A closing line gives the means of each column. The table is also written as JSON (default
+bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from phoneworld.ingest.detect import find_sources  # noqa: E402
+
+COLUMNS = (  # (key, heading, width)
+    ("chg", "chg", 5), ("train_match", "train match", 11), ("train_f1", "train F1", 8),
+    ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
+    ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
+    ("tasks", "tasks", 5), ("seconds", "s", 6),
+)
+
+
+def find_sets(root: Path) -> list[Path]:
+    """Every trace folder under `root`, in a stable order."""
+    return [folder for folder, _, _ in find_sources(root)]
+
+
+def build_set(folder: Path, heldout: float, out: Path, timeout: float) -> dict[str, Any]:
+    """Build one set with the real CLI and read its main app's figures."""
+    cmd = [sys.executable, "-m", "phoneworld.cli", "build", str(folder), "--out", str(out),
+           "--heldout", str(heldout), "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                              cwd=REPO)
+        code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        code, stdout, stderr = -1, exc.stdout or "", f"timed out after {timeout:.0f} s"
+        stdout = stdout.decode() if isinstance(stdout, bytes) else stdout
+    seconds = time.perf_counter() - start
+    reports = []
+    for line in stdout.splitlines():
+        report = Path(line.strip()) / "report.json"
+        if line.strip() and report.is_file():
+            reports.append(json.loads(report.read_text(encoding="utf-8")))
+    row: dict[str, Any] = {"exit": code, "traceback": "Traceback (most recent call last)" in stderr,
+                           "apps": len(reports), "seconds": round(seconds, 1)}
+    if code != 0 or row["traceback"]:
+        row["error"] = stderr.strip().splitlines()[-1][:200] if stderr.strip() else ""
+    if reports:
+        main = max(reports, key=lambda r: (r["steps"], r["app"]))
+        row.update(figures(main))
+    return row
+
+
+def figures(report: dict[str, Any]) -> dict[str, Any]:
+    fid = report["fidelity"]
+    train, held, cov = fid.get("train") or {}, fid.get("heldout") or {}, fid.get("heldout_covered") or {}
+    return {
+        "app": report["app"], "steps": report["steps"], "screens": report["screens"],
+        "chg": train.get("changing_steps"),
+        "train_match": train.get("transition_match_changing"), "train_f1": train.get("change_f1"),
+        "ref_f1": train.get("reference_change_f1"),
+        "held_match": held.get("transition_match_changing"), "held_f1": held.get("change_f1"),
+        "coverage": fid.get("heldout_coverage"),
+        "covered_match": cov.get("transition_match_changing"), "covered_f1": cov.get("change_f1"),
+        "tasks": (report.get("tasks") or {}).get("kept"),
+    }
+
+
+COUNTS = {"chg", "tasks", "seconds"}  # columns that are not fractions
+
+
+def cell(key: str, value: Any, width: int) -> str:
+    if value is None:
+        return f"{'-':>{width}}"
+    if key in COUNTS:
+        return f"{value:>{width}.1f}" if isinstance(value, float) else f"{value:>{width}}"
+    return f"{value:>{width}.3f}"
+
+
+def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    head = f"{'set':<26} {'app':<36} {'exit':>4} " + " ".join(
+        f"{h:>{w}}" for _, h, w in COLUMNS)
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        exit_cell = str(r["exit"]) + ("!" if r["traceback"] else "")
+        print(f"{r['set'][:26]:<26} {str(r.get('app', '-'))[:36]:<36} {exit_cell:>4} "
+              + " ".join(cell(k, r.get(k), w) for k, _, w in COLUMNS))
+    means: dict[str, float | None] = {}
+    for key, _, _ in COLUMNS:
+        vals = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
+        means[key] = round(sum(vals) / len(vals), 4) if vals else None
+    ok = sum(r["exit"] == 0 and not r["traceback"] for r in rows)
+    print("-" * len(head))
+    print(f"{'mean':<26} {f'{ok}/{len(rows)} sets exit 0':<36} {'':>4} "
+          + " ".join(cell(k, means[k], w) for k, _, w in COLUMNS))
+    for r in rows:
+        if "error" in r:
+            print(f"  {r['set']}: exit {r['exit']}: {r['error']}")
+    return means
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", nargs="?", default=str(REPO.parent / "shared" / "data" / "real"))
+    parser.add_argument("--heldout", type=float, default=0.2)
+    parser.add_argument("--jobs", type=int, default=2, help="sets built at once")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per set")
+    parser.add_argument("--only", default="", help="only sets whose path contains this text")
+    parser.add_argument("--json", dest="json_path", default=str(REPO / "bench" / "results" /
+                                                                 "fidelity_suite.json"))
+    args = parser.parse_args()
+    root = Path(args.root).resolve()
+    if not root.is_dir():
+        print(f"error: {root}: no such folder; pass the folder holding the real trace sets",
+              file=sys.stderr)
+        return 2
+    sets = [s for s in find_sets(root) if args.only in str(s)]
+    if not sets:
+        print(f"error: no trace sets under {root}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="fidelity_suite.") as tmp:
+        def one(n_folder: tuple[int, Path]) -> dict[str, Any]:
+            n, folder = n_folder
+            row = build_set(folder, args.heldout, Path(tmp) / f"set{n}", args.timeout)
+            name = str(folder.relative_to(root)) if folder != root else folder.name
+            print(f"[{n + 1}/{len(sets)}] {name}: exit {row['exit']}, {row['seconds']} s",
+                  file=sys.stderr, flush=True)
+            return {"set": name, **row}
+
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            rows = list(pool.map(one, enumerate(sets)))
+    means = print_table(rows)
+    out = Path(args.json_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"root": str(root), "heldout": args.heldout, "rows": rows,
+                               "means": means}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0 if all(r["exit"] == 0 and not r["traceback"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
