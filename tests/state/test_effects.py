@@ -1,0 +1,177 @@
+"""`state`: each kind of effect, inferred from the smallest episode whose diff shows it.
+
+A rule is (screen, action, widget) -> effects, target, nav. Where one sample would leave a
+constant as good an explanation as the effect (a toggle, a counter), the episode has two.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneworld.ir.app import (
+    AddEffect, AppendEffect, Input, ItemField, Lit, RecordRef, RemoveEffect, Selected, SelectEffect,
+    SetEffect, ToggleEffect, Var, VarRef,
+)
+from phoneworld.ir.trace import Observation
+from phoneworld.state import infer_state
+from tests.compiler_support import (
+    BUTTON, CHECKBOX, EDIT, TEXT, W, b, back, click, compile_app, episode, on_row, row_list,
+    screen, tap, traces, type_, view,
+)
+from tests.state.notes import ADD, DELETE, detail, editor, home, rule_for
+
+
+def test_typed_text_sets_the_field_from_the_input() -> None:
+    model = compile_app(traces(episode("e0", editor(), type_("milk"), editor("milk")))).model
+    rule = rule_for(model, "s00_editor", "type", "title_input")
+    assert rule.effects == (SetEffect(ref=VarRef(name="title_input"), value=Input()),)
+    assert (rule.target, rule.nav, rule.support) == (None, "stay", 1)
+
+
+def test_tapping_a_checkbox_twice_toggles_its_flag() -> None:
+    def settings(on: bool) -> Observation:
+        return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="dark", text="Dark mode",
+                           checkable=True, clickable=True, checked=on),
+                      activity=".SettingsActivity")
+
+    model = compile_app(traces(episode(
+        "e0", settings(False), click(500, 250), settings(True), click(500, 250), settings(False),
+    ))).model
+    assert [(v.name, v.kind) for v in model.variables] == [("dark", "flag")]
+    rule = rule_for(model, "s00_settings", "click", "dark")
+    assert rule.effects == (ToggleEffect(ref=VarRef(name="dark")),)
+    assert (rule.target, rule.nav, rule.support) == (None, "stay", 2)
+
+
+def test_a_plus_button_adds_one_to_a_counter_shown_in_a_text() -> None:
+    plus = view(BUTTON, b(40, 400, 520, 520), id="plus", text="+", clickable=True)
+
+    def counter(n: int) -> Observation:
+        return screen(view(TEXT, b(40, 200, 1040, 320), id="count", text=f"{n} cups"), plus)
+
+    model = compile_app(traces(episode(
+        "e0", counter(3), tap(plus), counter(4), tap(plus), counter(5)))).model
+    (count,) = model.variables
+    assert (count.name, count.kind) == ("count", "number")
+    assert model.initial_state == {"count": 3}
+    assert rule_for(model, "s00_main", "click", "plus").effects == (
+        AddEffect(ref=VarRef(name="count"), delta=1),)
+    binding = next(bd for bd in model.bindings if bd.widget == "count")
+    assert binding.text == Var(name="count", fmt="{} cups")
+
+
+NEW_ITEM = view(EDIT, b(40, 1620, 700, 1740), id="new_item")
+ADD_ITEM = view(BUTTON, b(740, 1620, 1040, 1740), id="add", text="Add", clickable=True)
+
+
+def shopping(*titles: str, typed: str = "") -> Observation:
+    return screen(row_list(*titles, list_id="items"),
+                  NEW_ITEM.model_copy(update={"text": typed}), ADD_ITEM)
+
+
+@pytest.mark.parametrize("after,position", [
+    (("eggs", "milk"), "end"), (("milk", "eggs"), "start"),
+], ids=["append_at_end", "insert_at_start"])
+def test_add_appends_a_record_from_the_typed_field_and_clears_it(
+        after: tuple[str, ...], position: str) -> None:
+    model = compile_app(traces(episode(
+        "e0", shopping("eggs"), type_("milk"), shopping("eggs", typed="milk"), tap(ADD_ITEM),
+        shopping(*after),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "add").effects == (
+        AppendEffect(collection="items", record={"title": Var(name="new_item")},
+                     position=position),  # type: ignore[arg-type]
+        SetEffect(ref=VarRef(name="new_item"), value=Lit(value="")),
+    )
+
+
+def test_a_remove_button_in_a_row_removes_that_record() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a", "b", "c", removable=True), on_row(1, x=780), home("a", "c", removable=True),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "remove").effects == (
+        RemoveEffect(collection="notes", target="item"),)
+
+
+def test_a_checkbox_in_a_row_toggles_that_records_flag() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a", "b", checked=(False, False)), on_row(1, x=970),
+        home("a", "b", checked=(False, True)), on_row(0, x=970),
+        home("a", "b", checked=(True, True)),
+    ))).model
+    notes = next(v for v in model.variables if v.name == "notes")
+    assert [(f.name, f.kind) for f in notes.fields] == [("done", "flag"), ("title", "text")]
+    assert rule_for(model, "s00_main", "click", "done").effects == (
+        ToggleEffect(ref=RecordRef(collection="notes", target="item", field="done")),)
+
+
+def test_opening_a_row_selects_its_record_and_the_detail_screen_reads_it() -> None:
+    model = compile_app(traces(
+        episode("e0", home("a", "b"), on_row(1), detail("b"), back(), home("a", "b")),
+        episode("e1", home("a", "b"), on_row(0), detail("a")),
+    )).model
+    rule = rule_for(model, "s00_main", "click", "row")
+    assert rule.effects == (SelectEffect(collection="notes"),)
+    assert (rule.target, rule.nav, rule.support) == ("s01_detail", "push", 2)
+    binding = next(bd for bd in model.bindings if bd.screen == "s01_detail")
+    assert (binding.widget, binding.text) == ("note_title", Selected(collection="notes",
+                                                                     field="title"))
+    # The detail's title is no variable of its own: it is the selected record's field.
+    assert "note_title" not in {v.name for v in model.variables}
+    assert rule_for(model, "s01_detail", "back", None).nav == "pop"
+
+
+def test_delete_on_the_detail_screen_removes_the_selected_record_and_pops() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a", "b"), on_row(1), detail("b"), tap(DELETE), home("a")))).model
+    rule = rule_for(model, "s01_detail", "click", "delete")
+    assert rule.effects == (RemoveEffect(collection="notes", target="selected"),)
+    assert (rule.target, rule.nav) == ("s00_main", "pop")
+
+
+def test_a_field_that_always_shows_the_opened_record_reads_the_selection() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a", "b"), on_row(1), editor("b"), back(), home("a", "b"), on_row(0),
+        editor("a"),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "row").effects == (
+        SelectEffect(collection="notes"),)
+    binding = next(bd for bd in model.bindings if bd.widget == "title_input")
+    assert binding.text == Selected(collection="notes", field="title")
+
+
+def test_opening_a_row_into_an_editor_copies_the_hit_records_field_into_the_input() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a", "b"), on_row(1), editor("b"), type_("bb"), editor("bb"), back(),
+        home("a", "b"), on_row(0), editor("a"),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "row").effects == (
+        SelectEffect(collection="notes"),
+        SetEffect(ref=VarRef(name="title_input"), value=ItemField(field="title")),
+    )
+    binding = next(bd for bd in model.bindings if bd.widget == "title_input")
+    assert binding.text == Var(name="title_input")
+
+
+def test_a_step_that_changes_nothing_has_no_effect() -> None:
+    model = compile_app(traces(episode("e0", home("a"), tap(ADD), editor(), back(), home("a"),
+                                       tap(ADD), editor()))).model
+    rule = rule_for(model, "s00_main", "click", "add")
+    assert (rule.effects, rule.target, rule.nav, rule.support) == ((), "s01_editor", "push", 2)
+    assert model.dropped == ()
+
+
+def test_one_trigger_going_to_two_screens_keeps_the_majority_and_says_so() -> None:
+    other = screen(view(TEXT, b(0, 0, W, 150), id="oops"), activity=".ErrorActivity")
+    compiled = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), editor()),
+        episode("e1", home("a"), tap(ADD), editor()),
+        episode("e2", home("a"), tap(ADD), other),
+    ))
+    rule = rule_for(compiled.model, "s00_main", "click", "add")
+    assert (rule.target, rule.support, rule.guard) == ("s01_editor", 2, None)
+    assert compiled.model.dropped == (
+        "s00_main click add: 1 step(s) went to s02_error instead of s01_editor; no state "
+        "condition tells them apart",)
+    # The model is a pure function of the abstraction and graph.
+    assert infer_state(compiled.abstraction, compiled.graph) == compiled.model

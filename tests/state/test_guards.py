@@ -1,0 +1,86 @@
+"""`state`: guards, conditions on the state before a step that tell its recorded outcomes apart."""
+
+from __future__ import annotations
+
+from phoneworld.ir.app import (
+    AppendEffect, Guard, Lit, RecordRef, SetEffect, ToggleEffect, Var, VarRef,
+)
+from phoneworld.ir.trace import Observation
+from tests.compiler_support import (
+    BUTTON, CHECKBOX, b, compile_app, episode, on_row, screen, tap, traces, type_, view,
+)
+from tests.state.notes import ADD, SAVE, editor, home, rules_for
+
+
+def test_save_acts_only_when_the_title_is_not_empty() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a"), tap(ADD), editor(), tap(SAVE), editor(), type_("b"), editor("b"),
+        tap(SAVE), home("a", "b"),
+    ))).model
+    guarded, otherwise = rules_for(model, "s01_editor", "click", "save")
+    assert guarded.guard == Guard(op="nonempty", left=Var(name="title_input"))
+    assert guarded.effects == (
+        AppendEffect(collection="notes", record={"title": Var(name="title_input")}),)
+    assert (guarded.target, guarded.nav) == ("s00_main", "pop")
+    assert (otherwise.guard, otherwise.effects, otherwise.target, otherwise.nav) == (
+        None, (), None, "stay")
+    assert model.dropped == ()
+
+
+ADDED = "s00_main:click:add"
+OPENED = "s00_main:click:row"
+
+
+def test_save_appends_after_add_and_renames_after_edit() -> None:
+    model = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), editor(), type_("b"), editor("b"), tap(SAVE),
+                home("a", "b")),
+        episode("e1", home("a", "b"), on_row(0), editor("a"), type_("z"), editor("z"),
+                tap(SAVE), home("z", "b")),
+    )).model
+    entered = next(v for v in model.variables if v.name == "entered_editor")
+    assert entered.kind == "text"
+    # Entering the editor records how.
+    for widget, label in (("add", ADDED), ("row", OPENED)):
+        (rule,) = rules_for(model, "s00_main", "click", widget)
+        assert SetEffect(ref=VarRef(name="entered_editor"), value=Lit(value=label)) in rule.effects
+    after_add, after_edit = rules_for(model, "s01_editor", "click", "save")
+    assert after_add.guard == Guard(op="eq", left=Var(name="entered_editor"),
+                                    right=Lit(value=ADDED))
+    assert after_add.effects == (
+        AppendEffect(collection="notes", record={"title": Var(name="title_input")}),)
+    assert after_edit.guard is None
+    assert after_edit.effects == (SetEffect(
+        ref=RecordRef(collection="notes", target="selected", field="title"),
+        value=Var(name="title_input")),)
+    assert {(r.target, r.nav) for r in (after_add, after_edit)} == {("s00_main", "pop")}
+
+
+def test_one_screen_entered_one_way_needs_no_entry_variable() -> None:
+    model = compile_app(traces(episode(
+        "e0", home("a"), tap(ADD), editor(), type_("b"), editor("b"), tap(SAVE), home("a", "b"),
+    ))).model
+    assert not any(v.name.startswith("entered_") for v in model.variables)
+    (save,) = rules_for(model, "s01_editor", "click", "save")
+    assert save.guard is None
+
+
+def test_a_flag_guards_a_button_that_acts_only_when_it_is_on() -> None:
+    go = view(BUTTON, b(40, 400, 520, 520), id="go", text="Count", clickable=True)
+
+    def panel(on: bool, taps: int) -> Observation:
+        return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="armed", checkable=True,
+                           clickable=True, checked=on),
+                      go.model_copy(update={"text": f"{taps} taps"}))
+
+    model = compile_app(traces(episode(
+        "e0", panel(False, 0), tap(go), panel(False, 0), tap(go), panel(False, 0),
+        tap(panel(False, 0).root.children[0]), panel(True, 0), tap(go), panel(True, 1),
+        tap(go), panel(True, 2),
+    ))).model
+    assert rules_for(model, "s00_main", "click", "armed")[0].effects == (
+        ToggleEffect(ref=VarRef(name="armed")),)
+    on, off = rules_for(model, "s00_main", "click", "go")
+    assert on.guard == Guard(op="true", left=Var(name="armed"))
+    assert [e.kind for e in on.effects] == ["add"]
+    assert (off.guard, off.effects) == (None, ())
