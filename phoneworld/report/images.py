@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 CARD_WIDTH = 216  # pixels of a screen card's pictures (and the graph's thumbnails, drawn smaller)
 THUMB_WIDTH = 90  # pixels of a mismatch row's or a task strip's pictures
 JPEG_QUALITY = 70
+MAX_ASPECT = 8  # tallest picture, in widths: phones are about 2:1; more is not a screen's shape
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,9 @@ class ImageStore:
         key = (id(frame), width)
         hit = self._mocks.get(key)
         if hit is None:
-            scale = width / max(1, device.width)
+            # A device frame of absurd shape (a root view's bounds are real input) would make a
+            # picture too large to allocate or to store as a JPEG: fit it into the tallest one.
+            scale = min(width / max(1, device.width), MAX_ASPECT * width / max(1, device.height))
             hit = (frame, self.add(render_image(frame, device.width, device.height, scale)))
             self._mocks[key] = hit
         return hit[1]
@@ -81,10 +84,15 @@ class ImageStore:
     def _load(self, path: Path, width: int) -> Picture | None:
         try:
             with Image.open(path) as image:
+                if image.height > MAX_ASPECT * image.width:
+                    # Scaled to `width`, it would need gigabytes; it is no screen anyway.
+                    log.warning("screenshot %s is %dx%d, not a screen's shape; left out",
+                                path.name, image.width, image.height)
+                    return None
                 height = max(1, round(image.height * width / max(1, image.width)))
                 image.draft("RGB", (width, height))  # JPEG: decode at a reduced scale, fast
                 small = image.convert("RGB").resize((width, height), Image.Resampling.BILINEAR)
-        except (OSError, UnidentifiedImageError) as exc:
+        except (OSError, UnidentifiedImageError, Image.DecompressionBombError) as exc:
             log.warning("screenshot %s could not be read: %s", path.name, exc)
             return None
         return self.add(small)

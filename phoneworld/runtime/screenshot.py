@@ -4,6 +4,12 @@ Buttons are filled rounded boxes, editable fields have an underline (accented wh
 checkboxes a box with a tick, switches a track and a thumb, images a crossed placeholder,
 clickable rows a separator; texts are drawn in a default sans font scaled with the screen.
 Images of a frame are cached (a small LRU per process) because they cost milliseconds.
+
+Any bounds draw without raising, since real traces hold every kind: a view with no area (zero
+size, or inverted as uiautomator writes off-screen views) or wholly off the canvas is not drawn,
+like on the device, where nothing can touch it either; the rest is clipped near the canvas
+before PIL sees it (huge coordinates overflow its C ints), the corner radius is fitted to the box,
+and a text is left out where the box has no room for it.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ BUTTON = (224, 224, 224)
 LINE = (200, 200, 200)
 _CACHE: OrderedDict[tuple[Frame, float], np.ndarray] = OrderedDict()  # frames hash by identity
 _CACHE_SIZE = 16
+_LIMIT = 1 << 40  # device pixels: far beyond any screen, well inside a float's exact range
 
 
 @lru_cache(maxsize=64)
@@ -57,20 +64,37 @@ def render_image(frame: Frame, width: int, height: int, scale: float = 0.5) -> I
     img = Image.new("RGB", screenshot_size(width, height, scale), BG)
     draw = ImageDraw.Draw(img)
     for n in frame.nodes:
-        if n.x2 > n.x1 and n.y2 > n.y1:
-            _draw_node(draw, n, scale)
+        box = _box(n, scale, img.size)
+        if box is not None:
+            _draw_node(draw, n, box, scale)
     return img
 
 
-def _box(n: RNode, s: float) -> tuple[float, float, float, float]:
-    # A view narrower than a pixel at this scale still gets a (degenerate) box: PIL rejects x2 < x1.
-    x1, y1 = n.x1 * s, n.y1 * s
-    return x1, y1, max(x1, n.x2 * s - 1), max(y1, n.y2 * s - 1)
+def _box(n: RNode, s: float, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    """The view's pixel box (PIL boxes include x2, y2), or None when nothing of it shows: no area,
+    or wholly off the canvas. Clipped one canvas beyond each edge, so that a view running off the
+    screen keeps its look (its own edge stays off the canvas) while no coordinate PIL sees is
+    huge."""
+    w, h = size
+    # Ints first: a coordinate beyond a float's range cannot even be scaled.
+    x1, y1, x2, y2 = (min(max(v, -_LIMIT), _LIMIT) * s for v in (n.x1, n.y1, n.x2, n.y2))
+    if not (x2 > x1 and y2 > y1) or x2 <= 0 or y2 <= 0 or x1 >= w or y1 >= h:
+        return None
+    cx1, cy1 = max(x1, -w), max(y1, -h)
+    # A view narrower than a pixel at this scale stays a one-pixel line.
+    return cx1, cy1, min(max(cx1, x2 - 1), 2 * w), min(max(cy1, y2 - 1), 2 * h)
 
 
-def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, s: float) -> None:
+def _radius(r: float, x1: float, y1: float, x2: float, y2: float) -> float:
+    """`r`, at most half of each side: the shape must not depend on how a Pillow version treats a
+    radius too large for its box."""
+    return max(0.0, min(r, (x2 - x1) / 2, (y2 - y1) / 2))
+
+
+def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, box: tuple[float, float, float, float],
+               s: float) -> None:
     c = n.c
-    x1, y1, x2, y2 = _box(n, s)
+    x1, y1, x2, y2 = box
     cls = c.cls.rsplit(".", 1)[-1]
     label = n.text or (c.content_desc if cls.endswith(("ImageButton", "ImageView")) else "")
     if c.editable:
@@ -82,13 +106,13 @@ def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, s: float) -> None:
     elif c.checkable:
         _checkbox(draw, n, x1, y1, x2, y2, s)
     elif cls.endswith(("ImageView", "ImageButton")):
-        draw.rounded_rectangle((x1, y1, x2, y2), radius=8 * s, fill=BUTTON, outline=LINE)
+        draw.rounded_rectangle(box, radius=_radius(8 * s, *box), fill=BUTTON, outline=LINE)
         draw.line((x1, y1, x2, y2), fill=LINE)
         draw.line((x1, y2, x2, y1), fill=LINE)
         _text(draw, label, x1 + 4 * s, y1, x2, y2, s, INK, center=True)
     elif cls.endswith("Button"):
         fill = BUTTON if c.enabled else BG
-        draw.rounded_rectangle((x1, y1, x2, y2), radius=12 * s, fill=fill, outline=LINE)
+        draw.rounded_rectangle(box, radius=_radius(12 * s, *box), fill=fill, outline=LINE)
         _text(draw, n.text, x1, y1, x2, y2, s, INK if c.enabled else MUTED, center=True)
     else:
         if c.clickable and not n.text and not n.children:
@@ -126,12 +150,12 @@ def _switch(draw: ImageDraw.ImageDraw, n: RNode, x1: float, y1: float, x2: float
 
 def _text(draw: ImageDraw.ImageDraw, text: str, x1: float, y1: float, x2: float, y2: float,
           s: float, fill: tuple[int, int, int], center: bool = False) -> None:
-    if not text or x2 <= x1:
+    avail = x2 - x1 - 8 * s
+    if not text or avail <= 0:  # also a box the padding leaves no room in
         return
     line = text.replace("\n", " ")
     size = round(min(max((y2 - y1) * 0.45, 24 * s), 44 * s))
     font = _font(size)
-    avail = x2 - x1 - 8 * s
     line = line[: int(avail / max(1.0, size * 0.25)) + 1]  # bound the fitting loop below
     if draw.textlength(line, font=font) > avail:
         while line and draw.textlength(line + "…", font=font) > avail:
