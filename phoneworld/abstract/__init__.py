@@ -1,7 +1,8 @@
 """The `abstract` pass: which observations are the same screen (traces -> `Abstraction`).
 
-A screen's identity is the shape of its view tree: class, resource-id, content-desc and layout
-position of every node, ignoring texts, checked flags and bounds. Repeated siblings under a list
+A screen's identity is its activity and the shape of its view tree: class, resource-id,
+content-desc and layout position of every node, ignoring texts, checked flags and bounds (two
+activities with one layout, say a quiz's "correct" and "wrong" pages, are two screens). Repeated siblings under a list
 container collapse into one item template, so list lengths and scroll positions do not split a
 screen. Observations of one shape align node for node, which gives widget identity across visits.
 """

@@ -97,7 +97,8 @@ class ShapeIndex:
         return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
     def screen_shape(self, obs: Observation) -> str:
-        return _digest(obs.package, self.shape(obs.root))
+        """A screen's identity: the package, the foreground activity and the tree's shape."""
+        return _digest(obs.package, obs.activity or "", self.shape(obs.root))
 
 
 _KEYS: dict[int, tuple[ViewNode, frozenset[tuple[str, str, str, str]]]] = {}

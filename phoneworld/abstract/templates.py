@@ -77,9 +77,22 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     return TemplateNode(
         wid=wid, cls=node.cls, resource_id=node.resource_id, content_desc=node.content_desc,
         package=node.package, text=node.text, checked=node.checked, bounds=node.bounds,
-        **traits_of(node), children=children, item=item,
+        **_traits(node, peers), children=children, item=item,
         pitch=pitch, max_visible=max_visible,
     )
+
+
+# What a widget can do is what any observation saw it do: a button disabled until a field is filled
+# is enabled in the template, and the recorded taps that did nothing become a guard instead.
+_CAPABILITIES = ("checkable", "clickable", "long_clickable", "scrollable", "focusable", "enabled",
+                 "editable")
+
+
+def _traits(node: ViewNode, peers: list[ViewNode]) -> dict[str, bool]:
+    traits = traits_of(node)
+    for name in _CAPABILITIES:
+        traits[name] = traits[name] or any(getattr(p, name) for p in peers)
+    return traits
 
 
 def _list_geometry(index: ShapeIndex, node: ViewNode, anchor: str, item_shape: str,

@@ -99,8 +99,6 @@ def test_another_package_is_another_screen() -> None:
     assert len(visits(ours, theirs).screens) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="the signature digests package and view tree only: two "
-                   "activities whose layouts have the same shape are merged into one screen")
 def test_same_structure_under_another_activity_is_another_screen() -> None:
     about = screen(header("About"), activity=".AboutActivity")
     help_ = screen(header("Help"), activity=".HelpActivity")
