@@ -122,6 +122,9 @@ FIELD_NOT_FOCUSED = _c("PW137", "warning", "text was set on a field that was not
                        "none needed; a click on the field was inserted before the type action")
 INVISIBLE_DROPPED = _c("PW138", "note", "invisible views were left out of the view trees",
                        "none needed; uiautomator dumps do not contain invisible views either")
+EMPTY_STATE = _c("PW139", "warning", "a state file has an empty \"views\" list and was dropped",
+                 "none needed: DroidBot writes a state with no views when it cannot read the "
+                 "screen (often on the launcher); only that state and its events are lost")
 
 # ----------------------------------------------------------------------------- cross-app
 SPLIT_BY_APP = _c("PW140", "note", "an episode crossing apps was split into one part per app",

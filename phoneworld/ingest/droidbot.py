@@ -5,6 +5,9 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
 - A new episode starts where an event's start_state is not the previous event's stop_state
   (PW133), where a state file is missing (PW132: the episode ends at the last known state, or
   starts at the event's stop state), and after an event with no equivalent action (PW136).
+- A state with an empty `views` list (DroidBot's launcher or transition screens) costs only
+  itself: it is handled as a missing state file, and one PW139 per such state names its file and
+  the events dropped with it. Only a folder with no usable state at all is an error (PW131).
 - An empty event file is skipped (PW130); a damaged one is an error (PW131).
 - touch → click, long_touch → long_press, at the target view's centre computed from its raw
   bounds as DroidBot does (x, y are usually null), clipped to the screen; degenerate target bounds
@@ -36,6 +39,7 @@ from phoneworld.ingest.draft import DraftEpisode, DraftStep
 from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event
 from phoneworld.ingest.droidbot_views import (
     DroidState,
+    StateFiles,
     ViewStats,
     build_tree,
     device_size,
@@ -62,11 +66,13 @@ class DroidEvent:
 
 def read_droidbot(folder: Path, ctx: IngestContext) -> list[Episode]:
     """Every episode of one DroidBot output folder, split per app."""
-    states = load_states(folder, ctx)
-    if not states:
-        ctx.report(codes.UNREADABLE_RECORD, "no readable state file in states/", ctx.src(folder))
+    files = load_states(folder, ctx)
+    if not files.states:
+        empty = sum(len(paths) for paths in files.empty.values())
+        ctx.report(codes.UNREADABLE_RECORD, "no usable state file in states/" + (
+            f" ({empty} have an empty \"views\" list)" if empty else ""), ctx.src(folder))
         return []
-    chain = _Chain(folder, ctx, states, device_size(states))
+    chain = _Chain(folder, ctx, files, device_size(files.states))
     for event in load_events(folder, ctx):
         chain.feed(event)
     chain.close()
@@ -104,9 +110,11 @@ def load_events(folder: Path, ctx: IngestContext) -> list[DroidEvent]:
 class _Chain:
     """Builds drafts from the event chain of one folder."""
 
-    def __init__(self, folder: Path, ctx: IngestContext, states: dict[str, DroidState],
+    def __init__(self, folder: Path, ctx: IngestContext, files: StateFiles,
                  device: Device) -> None:
-        self.folder, self.ctx, self.states, self.device = folder, ctx, states, device
+        self.folder, self.ctx, self.states, self.device = folder, ctx, files.states, device
+        self.empty = files.empty
+        self.dropped: dict[str, list[str]] = {s: [] for s in files.empty}  # events, per state
         self.base_id = ctx.episode_id(folder)
         scope = ctx.rel(folder)
         self.stats = ViewStats.create(scope)
@@ -120,9 +128,10 @@ class _Chain:
     def feed(self, ev: DroidEvent) -> None:
         src = self.ctx.src(ev.path)
         if ev.start not in self.states:
-            self.ctx.report(codes.STATE_MISSING, f"start state {ev.start} has no state file; "
-                            "the event is dropped" + (" and a new episode starts at its stop "
-                            "state" if ev.stop in self.states else ""), src)
+            if not self._drop_at_empty(ev):
+                self.ctx.report(codes.STATE_MISSING, f"start state {ev.start} has no state file; "
+                                "the event is dropped" + (" and a new episode starts at its stop "
+                                "state" if ev.stop in self.states else ""), src)
             self.close()
             if ev.stop in self.states:
                 self.begin(ev.stop)
@@ -141,11 +150,20 @@ class _Chain:
                 self.begin(ev.stop)
             return
         if ev.stop not in self.states:
-            self.ctx.report(codes.STATE_MISSING, f"stop state {ev.stop} has no state file; the "
-                            "episode ends before this event", self._where(ev))
+            if not self._drop_at_empty(ev):
+                self.ctx.report(codes.STATE_MISSING, f"stop state {ev.stop} has no state file; "
+                                "the episode ends before this event", self._where(ev))
             self.close()
             return
         self.append(ev, mapped)
+
+    def _drop_at_empty(self, ev: DroidEvent) -> bool:
+        """Record a dropped event under the empty state(s) it touches; False when it touches none
+        (its unknown state is then a missing file)."""
+        touched = [s for s in dict.fromkeys((ev.start, ev.stop)) if s in self.empty]
+        for s in touched:
+            self.dropped[s].append(ev.path.name)
+        return bool(touched)
 
     def _where(self, ev: DroidEvent) -> SourceRef:
         step = len(self.current.steps) - 1 if self.current else None
@@ -203,10 +221,27 @@ class _Chain:
         self.stats.negative.flush(self.ctx, "collapsed to zero size at (x1, y1)")
         self.stats.invisible.flush(self.ctx, "left out of the view trees with their subtrees")
         self.tallies.flush(self.ctx)
+        for state_str, paths in self.empty.items():
+            _report_empty(self.ctx, state_str, paths, self.dropped[state_str])
         frame = (self.device.width, self.device.height)
         for size, files in sorted(self.shot_sizes.items()):
             if size != frame:
                 _report_scale(self.ctx, size, frame, files)
+
+
+def _report_empty(ctx: IngestContext, state_str: str, paths: list[Path],
+                  events: list[str]) -> None:
+    """One PW139 for a state with no views, at its (first) file: what was dropped with it."""
+    if events:
+        shown = ", ".join(events[:3]) + (f" and {len(events) - 3} more" if len(events) > 3 else "")
+        what = (f"it is dropped with the {len(events)} event(s) that start or stop in it "
+                f"({shown}); the episode is split there")
+    else:
+        what = "it is dropped (no event starts or stops in it)"
+    also = ", ".join(p.name for p in paths[1:])
+    also = f" (so do the other files of this state: {also})" if also else ""
+    ctx.report(codes.EMPTY_STATE, f"state {state_str} has an empty \"views\" list{also}; {what}",
+               ctx.src(paths[0]))
 
 
 def _report_scale(ctx: IngestContext, size: tuple[int, int], frame: tuple[int, int],

@@ -11,6 +11,9 @@ A state holds `views[]`, a flat list linked by `parent`/`children` indices, with
 - A view's `index` is its position among all of its parent's children, as uiautomator writes it.
 - The device size is the largest root view extent over all states (dialog windows have smaller
   roots), since DroidBot records no screen size.
+- A state with an empty `views` list (DroidBot writes one when it cannot read the screen, often on
+  the launcher) is a real state with nothing to show: it is set apart in `StateFiles.empty`, for
+  the importer to drop with its events (PW139), rather than reported as a damaged file (PW131).
 """
 
 from __future__ import annotations
@@ -64,14 +67,28 @@ class DroidState:
         return self._tree
 
 
-def load_states(folder: Path, ctx: IngestContext) -> dict[str, DroidState]:
+@dataclass
+class StateFiles:
+    """The state files of one folder: the usable ones, and those with no views, by state_str."""
+
+    states: dict[str, DroidState]
+    empty: dict[str, list[Path]]  # several files can share one (DroidBot hashes the views)
+
+
+def load_states(folder: Path, ctx: IngestContext) -> StateFiles:
     """All readable states of `folder/states`, by state_str; bad files are reported (PW131)."""
     states: dict[str, DroidState] = {}
+    empty: dict[str, list[Path]] = {}
     for path in sorted((folder / "states").glob("state_*.json")):
         state = _load_state(path, ctx)
-        if state is not None:
+        if state is None:
+            continue
+        if state.views:
             states.setdefault(state.state_str, state)
-    return states
+        else:
+            empty.setdefault(state.state_str, []).append(path)
+    # A state_str with a usable file is not missing; its empty duplicates are ignored like any.
+    return StateFiles(states, {s: paths for s, paths in empty.items() if s not in states})
 
 
 def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
@@ -87,9 +104,9 @@ def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
         return None
     views = data.get("views") if isinstance(data, dict) else None
     state_str = data.get("state_str") if isinstance(data, dict) else None
-    if not isinstance(views, list) or not views or not isinstance(state_str, str):
-        ctx.report(codes.UNREADABLE_RECORD, "a state needs \"state_str\" and a non-empty "
-                   "\"views\" list", source)
+    if not isinstance(views, list) or not isinstance(state_str, str):
+        ctx.report(codes.UNREADABLE_RECORD, "a state needs \"state_str\" and a \"views\" list",
+                   source)
         return None
     bad = next((i for i, v in enumerate(views) if _bounds(v) is None), None)
     if bad is not None:
@@ -97,7 +114,10 @@ def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
         return None
     activity = data.get("foreground_activity")
     activity = activity if isinstance(activity, str) and activity else None
-    package = activity.split("/", 1)[0] if activity else str(views[0].get("package") or "")
+    if activity:
+        package = activity.split("/", 1)[0]
+    else:
+        package = str(views[0].get("package") or "") if views else ""
     return DroidState(state_str=state_str, tag=str(data.get("tag", path.stem[6:])), path=path,
                       package=package, activity=activity, views=views)
 
