@@ -175,3 +175,16 @@ def test_one_trigger_going_to_two_screens_keeps_the_majority_and_says_so() -> No
         "condition tells them apart",)
     # The model is a pure function of the abstraction and graph.
     assert infer_state(compiled.abstraction, compiled.graph) == compiled.model
+
+
+@pytest.mark.xfail(strict=True, reason="a field counts as showing the opened record when it "
+                   "matched it on every reading that had a selection: readings with none do not "
+                   "count against it, so a typed-into field becomes a view of the record and "
+                   "typing into it does nothing")
+def test_a_typed_field_is_not_bound_to_the_selected_record() -> None:
+    model = compile_app(traces(
+        episode("add", home("a"), tap(ADD), editor(), type_("b"), editor("b")),
+        episode("open", home("a", "b"), on_row(1), editor("b")),
+    )).model
+    assert rule_for(model, "s01_editor", "type", "title_input").effects == (
+        SetEffect(ref=VarRef(name="title_input"), value=Input()),)
