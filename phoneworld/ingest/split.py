@@ -17,13 +17,14 @@ Decisions:
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
 from phoneworld.ingest.draft import DraftEpisode, DraftStep, freeze
-from phoneworld.ir.trace import Action, Episode, Handoff
+from phoneworld.ir.trace import Action, Episode, Handoff, Observation
 
 KNOWN_LAUNCHERS = frozenset({
     "com.android.launcher", "com.android.launcher2", "com.android.launcher3",
@@ -67,6 +68,7 @@ def describe(action: Action | None) -> str:
 
 def split_by_app(draft: DraftEpisode, ctx: IngestContext) -> list[Episode]:
     """The draft as one episode per app visited (see the module docstring for the rules)."""
+    draft.steps = [replace(s, observation=own_package(s.observation)) for s in draft.steps]
     apps = step_apps(draft.steps)
     runs = _runs(apps)
     home = _reached_by_home(draft.steps)
@@ -104,6 +106,20 @@ def _drop_leaving_action(draft: DraftEpisode, run: _Run, next_app: str,
     ctx.report(codes.LEAVING_ACTION, f"{describe(last.action)} leaves {run.app} for {next_app}; "
                "kept as the part's handoff exit_action", draft.source(run.end - 1))
     return replace(last, action=None)
+
+
+def own_package(obs: Observation) -> Observation:
+    """The observation as its widgets say: the package most of its views carry, where that is not
+    the reported one (some emulators report the launcher as the foreground activity for every
+    screen). An activity of another package than the widgets' is dropped as untrustworthy."""
+    counts = Counter(n.package for n in obs.root.walk() if n.package and n.bounds.area > 0)
+    if not counts:
+        return obs
+    package, n = counts.most_common(1)[0]
+    if package == obs.package or 2 * n <= sum(counts.values()):
+        return obs
+    activity = obs.activity if obs.activity and obs.activity.split("/", 1)[0] == package else None
+    return obs.model_copy(update={"package": package, "activity": activity})
 
 
 def step_apps(steps: list[DraftStep]) -> list[str]:

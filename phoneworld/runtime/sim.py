@@ -20,7 +20,9 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   screen takes the focus first); a scroll shifts the list under the point (or the screen's first
   list) by max(1, max_visible - 1) records, clamped; `back` pops; `home`/`close_app`/`open_app` of
   another package leave the app to a launcher screen (`@launcher`, one icon that reopens the app);
-  `open_app` of the own package (or a tap on the icon) restarts at the start screen keeping state;
+  `open_app` of the own package (or a tap on the icon) from the launcher restarts at the start
+  screen keeping state, and while the app is in front does nothing (Android brings the running task
+  to the front; 275 of the corpus's 278 recorded cases stay where they were);
   `drag` is a scroll at its start point (finger up = scroll down); everything else does nothing.
 - Navigating to a screen clears the focus; `push`/`replace` reset the target's list offsets, `pop`
   keeps them. The stack holds at most 64 screens (the oldest are dropped).
@@ -321,6 +323,8 @@ class Simulator:
     def open_app(self, package: str) -> StepResult:
         if package != self.app.package:
             return self._leave()
+        if self._screen != LAUNCHER:
+            return StepResult(False)
         before = (self._screen, len(self._stack), self._focus)
         self._stack.clear()
         self._goto(self.app.start)

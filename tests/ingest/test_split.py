@@ -81,3 +81,29 @@ def test_handoffs_and_dropped_leaving_action() -> None:
     assert (a.handoff.part, a.handoff.previous_app, a.handoff.next_app) == (0, None, "b")  # type: ignore[union-attr]
     assert (b.handoff.part, b.handoff.previous_app, b.handoff.next_app) == (1, "a", None)  # type: ignore[union-attr]
     assert [s.index for s in b.steps] == [0, 1] and b.steps[0].source.episode == "ep.p1"
+
+
+def test_the_widgets_package_names_the_app_when_the_activity_does_not() -> None:
+    """An emulator that reports the launcher as the foreground activity of every screen: the views
+    carry the app's package, and that is the app."""
+    def obs(package: str, activity: str) -> Observation:
+        kids = tuple(ViewNode(cls="android.widget.TextView", package=package,
+                              bounds=Bounds(x1=0, y1=k, x2=10, y2=k + 1)) for k in range(3))
+        root = ViewNode(cls="android.widget.FrameLayout", package=package, children=kids,
+                        bounds=Bounds(x1=0, y1=0, x2=10, y2=10))
+        return Observation(root=root, package=activity.split("/")[0], activity=activity)
+
+    launcher = "com.android.launcher/com.android.launcher2.Launcher"
+    steps = [DraftStep(obs("org.game", launcher), W, "t/ep.json", 0),
+             DraftStep(obs("org.game", launcher), None, "t/ep.json", 1)]
+    d = DraftEpisode(id="ep", device=Device(width=10, height=10), file="t", steps=steps)
+    [episode] = split_by_app(d, IngestContext(root=Path("/t"), diagnostics=Diagnostics()))
+    assert episode.app == "org.game"
+    assert all(s.observation.package == "org.game" and s.observation.activity is None
+               for s in episode.steps)
+    # the app's own activity is kept
+    own = obs("org.game", "org.game/.MainActivity")
+    steps = [DraftStep(own, W, "t/ep.json", 0), DraftStep(own, None, "t/ep.json", 1)]
+    d = DraftEpisode(id="ep", device=Device(width=10, height=10), file="t", steps=steps)
+    [episode] = split_by_app(d, IngestContext(root=Path("/t"), diagnostics=Diagnostics()))
+    assert episode.steps[0].observation.activity == "org.game/.MainActivity"

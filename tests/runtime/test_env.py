@@ -102,6 +102,15 @@ def test_open_app_returns_from_the_launcher(env: PhoneEnv) -> None:
     assert obs["screen"] == "s00_list"
 
 
+def test_open_app_while_in_front_stays_where_it_is(env: PhoneEnv) -> None:
+    env.reset()
+    env.step(ADD_NORMALIZED)
+    obs, _, _, _, info = env.step({"type": "open_app", "package": PKG})
+    assert obs["screen"] == "s01_editor" and not info["left_app"]
+    obs, *_ = env.step({"type": "back"})  # the back stack survived
+    assert obs["screen"] == "s00_list"
+
+
 @pytest.mark.parametrize(("action", "message"), [
     ({"type": "clik", "x": 1, "y": 1}, "did you mean 'click'"),
     ({"type": "click", "x": 1}, "needs 'y'"),

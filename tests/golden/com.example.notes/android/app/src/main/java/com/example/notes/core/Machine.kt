@@ -137,6 +137,7 @@ class Machine(initial: AppState? = null) {
 
     fun openApp(packageName: String): StepResult {
         if (packageName != App.PACKAGE) return leave()
+        if (screen != App.LAUNCHER) return StepResult(null, false)  // the running app is in front
         stack.clear()
         goto(App.START)
         return StepResult(null, false)
