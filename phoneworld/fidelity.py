@@ -145,7 +145,9 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
         recorded = ep.steps[step.step + 1].observation.root
         before = tracked[step.episode][step.step]
         state = {k: v for k, v in before.state.items() if k in known}
-        stack = before.stack if all(s in screens for s in before.stack) else None
+        # the tracked stack ends with the current screen; the simulator's back stack is below it
+        below = before.stack[:-1] if before.stack[-1:] == (step.screen,) else before.stack
+        stack = below if all(s in screens for s in below) else None
         try:
             result = _one_step(sim, spec, ep, step, current, recorded, state, stack)
         except Exception as exc:

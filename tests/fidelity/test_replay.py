@@ -93,9 +93,6 @@ def test_a_mock_that_ignores_taps_scores_zero_on_the_steps_that_change_the_scree
     assert summary.transition_match == 0.5  # the header tap, the refused Save, typing
 
 
-@pytest.mark.xfail(strict=True, reason="the tracked stack has the current screen on top, the "
-                   "simulator's back stack does not: replay hands it the tracked one, so a back "
-                   "that no transition handles pops to the screen it was pressed on")
 def test_a_back_no_transition_handles_returns_to_the_screen_below() -> None:
     compiled = notes()
     spec = compiled.spec.model_copy(update={"transitions": tuple(
