@@ -42,3 +42,21 @@ def test_real_set_builds(name: str, tmp_path: Path) -> None:
     for a in result.apps:
         assert a.path is not None and (a.path / "app.json").exists()
         assert a.report.fidelity.train is not None
+
+
+DROIDBOT_MORE = ["album-sample", "blobit", "langpuzzle", "paypenny", "testdroid"]
+
+
+@pytest.mark.parametrize("name", DROIDBOT_MORE)
+def test_unseen_real_app_builds_with_heldout(name: str, tmp_path: Path) -> None:
+    """Real apps the compiler was not grown on build whole, held-out replay included: no app
+    fails, the main app is named by its own package and replays most of its training steps."""
+    result = build(BuildConfig(traces=real_set(f"droidbot-more/{name}"), out=tmp_path,
+                               heldout=0.2))
+    assert not result.failed, result.failed
+    main = max(result.apps, key=lambda a: a.report.steps)
+    assert "launcher" not in main.spec.package
+    fid = main.report.fidelity
+    assert fid.train is not None and fid.heldout is not None
+    assert (fid.train.transition_match_changing or 0) >= 0.6
+    assert fid.heldout_coverage is not None and fid.heldout_covered is not None
