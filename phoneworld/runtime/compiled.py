@@ -9,6 +9,7 @@ keyed by content (so two envs in the same state render once).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,37 @@ class CScreen:
     reads: tuple[str, ...]  # state variables whose value the rendering depends on
     lists: tuple[tuple[str, str, int], ...]  # (wid, collection, max_visible) in document order
     nodes: dict[str, CNode]  # wid -> node (template nodes for list items)
+
+
+@dataclass(frozen=True, slots=True)
+class StateLayout:
+    """The state schema as the semantics reads it (`semantics.Layout`): variable kinds, record
+    fields, and each collection's selection variables. `CompiledApp` carries the same fields;
+    state inference, which has a schema but no app yet, evaluates against this alone."""
+
+    vars: dict[str, StateVar]
+    field_defaults: dict[str, dict[str, Any]]  # collection -> field -> default
+    field_kinds: dict[str, dict[str, str]]
+    selection_of: dict[str, str]  # collection -> its selection variable
+    selections_of: dict[str, tuple[str, ...]]  # collection -> all its selection variables
+
+
+def state_layout(state: Iterable[StateVar]) -> StateLayout:
+    """The layout of a state schema (the spec's `state`, or inference's variables)."""
+    variables = tuple(state)
+    selections: dict[str, list[str]] = {}
+    for v in variables:
+        if v.kind == "selection" and v.collection:
+            selections.setdefault(v.collection, []).append(v.name)
+    collections = [v for v in variables if v.kind == "collection"]
+    return StateLayout(
+        vars={v.name: v for v in variables},
+        field_defaults={v.name: {f.name: validate.field_default(f) for f in v.fields}
+                        for v in collections},
+        field_kinds={v.name: {f.name: f.kind for f in v.fields} for v in collections},
+        selection_of={c: names[0] for c, names in selections.items()},
+        selections_of={c: tuple(names) for c, names in selections.items()},
+    )
 
 
 @dataclass
@@ -86,24 +118,17 @@ def _build(spec: AppSpec) -> CompiledApp:
             f"app spec of {spec.package} is inconsistent ({len(problems)} problems):\n  "
             + "\n  ".join(problems)
         )
-    selections: dict[str, list[str]] = {}
-    for v in spec.state:
-        if v.kind == "selection" and v.collection:
-            selections.setdefault(v.collection, []).append(v.name)
+    layout = state_layout(spec.state)
+    selections = {c: list(names) for c, names in layout.selections_of.items()}
     screens = {s.id: _compile_screen(s, spec) for s in spec.screens}
     screens[LAUNCHER] = _compile_screen(launcher_screen(spec), spec)
-    collections = [v for v in spec.state if v.kind == "collection"]
     app = CompiledApp(
         spec=spec, package=spec.package, label=spec.label, width=spec.device.width,
         height=spec.device.height, start=spec.start_screen, screens=screens,
         transitions=_transition_table(spec.transitions),
         writes={t.id: validate.written_vars(t, selections) for t in spec.transitions},
-        vars={v.name: v for v in spec.state},
-        field_defaults={v.name: {f.name: validate.field_default(f) for f in v.fields}
-                        for v in collections},
-        field_kinds={v.name: {f.name: f.kind for f in v.fields} for v in collections},
-        selection_of={c: names[0] for c, names in selections.items()},
-        selections_of={c: tuple(names) for c, names in selections.items()},
+        vars=layout.vars, field_defaults=layout.field_defaults, field_kinds=layout.field_kinds,
+        selection_of=layout.selection_of, selections_of=layout.selections_of,
         initial_state={},
     )
     try:

@@ -1,7 +1,10 @@
 """The meaning of the app spec's expressions, guards and effects, over the runtime's plain state dict.
 
-Expressions, guards and effects are compiled once into tuples (`compile_expr`, `compile_transition`)
-and interpreted here. Conventions (the Kotlin core must mirror them):
+Expressions, guards and effects are compiled once into tuples (`compile_expr`, `compile_guard`,
+`compile_effect`, `compile_transition`) and interpreted here, against the state schema a `Layout`
+gives: the simulator's `CompiledApp`, or state inference's `StateLayout` (inference scores its
+candidate effects with these same functions, so the effect it picks is the effect that runs).
+Conventions (the Kotlin core must mirror them):
 - Text of a value: str as is, bool as "true"/"false", None as "", a collection as its length.
   `fmt` is plain text in which every "{}" is replaced by that text (no other format syntax:
   formats come from untrusted traces, so Python's `str.format` is never used).
@@ -9,7 +12,8 @@ and interpreted here. Conventions (the Kotlin core must mirror them):
   a collection non-empty, None false.
 - Guards compare raw values (fmt ignored): `empty`/`nonempty` (None, "" and [] are empty),
   `eq`/`ne` on the values' texts, `true`/`false` on truthiness, `all` of its terms.
-- Writes coerce to the target's kind; a value that is no number leaves a number unchanged.
+- Writes coerce to the target's kind; a value that is no number leaves a number unchanged
+  (`add` counts a current value that is no number as 0).
   Removing a record, or appending one at the start, shifts the collection's selections so they
   keep pointing at the same record (a removed selected record becomes None).
 - An `item` reference without a hit item of that collection, or a `selected` one without a valid
@@ -21,18 +25,34 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from phoneworld.ir.app import Choose, Count, Expr, ItemField, Lit, Selected, Transition, Var
-
-if TYPE_CHECKING:
-    from phoneworld.runtime.compiled import CompiledApp
+from phoneworld.ir.app import (
+    Choose, Count, Expr, Guard, ItemField, Lit, Selected, StateVar, Transition, Var,
+)
 
 E_LIT, E_VAR, E_ITEM, E_SEL, E_INPUT, E_COUNT, E_CHOOSE = range(7)
 CExpr = tuple[int, Any, Any, str]
 Hit = tuple[str, int]  # (collection, record index) an action was taken on
 _INT = re.compile(r"\s*[-+]?\d+\s*")
 _SKIP = object()
+
+
+class Layout(Protocol):
+    """What the semantics reads of an app besides the state: variable kinds, record fields and
+    selections. `compiled.CompiledApp` is one (the simulator), `compiled.StateLayout` another
+    (state inference, before there is an app)."""
+
+    @property
+    def vars(self) -> dict[str, StateVar]: ...
+    @property
+    def field_defaults(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def field_kinds(self) -> dict[str, dict[str, str]]: ...
+    @property
+    def selection_of(self) -> dict[str, str]: ...
+    @property
+    def selections_of(self) -> dict[str, tuple[str, ...]]: ...
 
 
 def compile_expr(e: Expr) -> CExpr:
@@ -67,7 +87,8 @@ def _ref(ref: Any) -> tuple[Any, ...]:
     return ("rec", ref.collection, ref.target, ref.field)
 
 
-def _effect(eff: Any) -> tuple[Any, ...]:
+def compile_effect(eff: Any) -> tuple[Any, ...]:
+    """Turn an IR effect into the runtime's tuple form (interpreted by `apply_effects`)."""
     k = eff.kind
     if k == "set":
         return ("set", _ref(eff.ref), compile_expr(eff.value))
@@ -83,7 +104,7 @@ def _effect(eff: Any) -> tuple[Any, ...]:
     return ("select", eff.collection)
 
 
-def compile_guard(g: Any) -> tuple[Any, ...]:
+def compile_guard(g: Guard) -> tuple[Any, ...]:
     """(op, left, right); a conjunction is ("all", (compiled terms...), None)."""
     if g.op == "all":
         return ("all", tuple(compile_guard(term) for term in g.terms), None)
@@ -94,7 +115,7 @@ def compile_guard(g: Any) -> tuple[Any, ...]:
 
 def compile_transition(t: Transition) -> CTransition:
     guard = compile_guard(t.guard) if t.guard is not None else None
-    return CTransition(t.id, guard, tuple(_effect(e) for e in t.effects), t.target, t.nav)
+    return CTransition(t.id, guard, tuple(compile_effect(e) for e in t.effects), t.target, t.nav)
 
 
 # ----------------------------------------------------------------------------- values
@@ -127,7 +148,7 @@ def truthy(v: Any) -> bool:
     return bool(v)
 
 
-def selected_record(app: CompiledApp, state: dict[str, Any], coll: str) -> dict[str, Any] | None:
+def selected_record(app: Layout, state: dict[str, Any], coll: str) -> dict[str, Any] | None:
     sel = app.selection_of.get(coll)
     idx = state.get(sel) if sel is not None else None
     recs = state.get(coll)
@@ -137,7 +158,7 @@ def selected_record(app: CompiledApp, state: dict[str, Any], coll: str) -> dict[
 
 
 def eval_expr(
-    app: CompiledApp, state: dict[str, Any], e: CExpr, rec: dict[str, Any] | None, inp: str = ""
+    app: Layout, state: dict[str, Any], e: CExpr, rec: dict[str, Any] | None, inp: str = ""
 ) -> Any:
     """The raw value of a compiled expression; `rec` is the record `item` refers to."""
     tag = e[0]
@@ -181,14 +202,14 @@ def hit_record(state: dict[str, Any], hit: Hit | None) -> dict[str, Any] | None:
 
 
 def guard_holds(
-    app: CompiledApp, state: dict[str, Any], t: CTransition, hit: Hit | None, inp: str
+    app: Layout, state: dict[str, Any], t: CTransition, hit: Hit | None, inp: str
 ) -> bool:
     if t.guard is None:
         return True
     return _holds(app, state, t.guard, hit, inp)
 
 
-def _holds(app: CompiledApp, state: dict[str, Any], guard: tuple[Any, ...], hit: Hit | None,
+def _holds(app: Layout, state: dict[str, Any], guard: tuple[Any, ...], hit: Hit | None,
            inp: str) -> bool:
     op, left, right = guard
     if op == "all":
@@ -230,7 +251,7 @@ def coerce(kind: str, v: Any) -> Any:
 
 
 def _locate(
-    app: CompiledApp, state: dict[str, Any], ref: tuple[Any, ...], hit: Hit | None
+    app: Layout, state: dict[str, Any], ref: tuple[Any, ...], hit: Hit | None
 ) -> tuple[dict[str, Any], str, str] | None:
     """The container dict, key and kind a reference points at, or None when it points nowhere."""
     if ref[0] == "var":
@@ -247,7 +268,7 @@ def _locate(
 
 
 def write(
-    app: CompiledApp, state: dict[str, Any], ref: tuple[Any, ...], value: Any, hit: Hit | None
+    app: Layout, state: dict[str, Any], ref: tuple[Any, ...], value: Any, hit: Hit | None
 ) -> None:
     """Write `value` (coerced to the target's kind) through a compiled reference."""
     loc = _locate(app, state, ref, hit)
@@ -259,13 +280,13 @@ def write(
         box[key] = v
 
 
-def read(app: CompiledApp, state: dict[str, Any], ref: tuple[Any, ...], hit: Hit | None) -> Any:
+def read(app: Layout, state: dict[str, Any], ref: tuple[Any, ...], hit: Hit | None) -> Any:
     loc = _locate(app, state, ref, hit)
     return None if loc is None else loc[0].get(loc[1])
 
 
 def apply_effects(
-    app: CompiledApp, state: dict[str, Any], t: CTransition, hit: Hit | None, inp: str
+    app: Layout, state: dict[str, Any], t: CTransition, hit: Hit | None, inp: str
 ) -> None:
     """Apply a transition's effects in order (each sees the previous ones' writes)."""
     for eff in t.effects:
@@ -288,7 +309,7 @@ def apply_effects(
 
 
 def _append(
-    app: CompiledApp, state: dict[str, Any], coll: str, fields: tuple[tuple[str, CExpr], ...],
+    app: Layout, state: dict[str, Any], coll: str, fields: tuple[tuple[str, CExpr], ...],
     hit: Hit | None, inp: str, position: str = "end",
 ) -> None:
     rec = dict(app.field_defaults.get(coll, {}))
@@ -311,7 +332,7 @@ def _append(
 
 
 def _remove(
-    app: CompiledApp, state: dict[str, Any], coll: str, target: str, hit: Hit | None
+    app: Layout, state: dict[str, Any], coll: str, target: str, hit: Hit | None
 ) -> None:
     if target == "item":
         idx = hit[1] if hit is not None and hit[0] == coll else None
