@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from phoneworld.ir.app import Choose, Expr, FieldSpec, Guard, Selected, StateVar, Var
+from phoneworld.ir.app import Choose, Expr, Guard, Selected, Var
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
 from phoneworld.ir.model import Binding, ListBinding, Rule, StateModel
 from phoneworld.ir.screens import Abstraction
-from phoneworld.state.effects import Context, apply, both
+from phoneworld.runtime.compiled import StateLayout
+from phoneworld.runtime.semantics import selected_record
+from phoneworld.state.effects import Context, apply, both, layout, state_vars
 from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, split, structural_effects,
 )
@@ -34,11 +36,12 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
 
 def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
     schema, tracked = prepare(abstraction, graph)
-    selected = _selected_bindings(schema, abstraction, tracked)
+    kinds = layout(schema)
+    selected = _selected_bindings(schema, kinds, abstraction, tracked)
     # A variable every widget of which reads the selected record instead is not state of its own.
     hidden = {schema.text_vars[k] for k in selected} - {
         v for k, v in schema.text_vars.items() if k not in selected}
-    samples = _samples(schema, abstraction, graph, tracked, hidden)
+    samples = _samples(schema, kinds, abstraction, graph, tracked, hidden)
     groups: dict[tuple[str, str, str], list[Sample]] = defaultdict(list)
     for s in samples:
         groups[(s.step.screen, s.step.action or "", s.step.widget or "")].append(s)
@@ -49,7 +52,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         for branch in _plan(schema, screen_vars, group, dropped):
             rules.append(_rule(schema, branch, tracked))
     return StateModel(
-        variables=_variables(schema, hidden),
+        variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),
         lists=tuple(ListBinding(screen=s, widget=w, collection=c)
                     for (s, w), c in sorted(schema.list_vars.items())),
@@ -60,13 +63,14 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
     )
 
 
-def _samples(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
-             tracked: list[list[Tracked]], hidden: set[str]) -> list[Sample]:
+def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
+             graph: TransitionGraph, tracked: list[list[Tracked]], hidden: set[str]
+             ) -> list[Sample]:
     out = []
     for step in graph.steps:
         if step.action is None or not step.screen or not step.next_screen:
             continue
-        ctx = _context(schema, step)
+        ctx = _context(schema, kinds, step)
         before = apply(structural_effects(schema, step), tracked[step.episode][step.step].state, ctx)
         before = {k: v for k, v in before.items() if k not in hidden}
         after = schema.values(abstraction.readings[step.episode][step.step + 1])
@@ -75,9 +79,9 @@ def _samples(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     return out
 
 
-def _context(schema: Schema, step: ObservedStep) -> Context:
+def _context(schema: Schema, kinds: StateLayout, step: ObservedStep) -> Context:
     coll = schema.list_vars.get((step.screen, step.list_widget or ""))
-    return Context(collection=coll, item=step.item if coll else None, text=step.input)
+    return Context(kinds, collection=coll, item=step.item if coll else None, text=step.input)
 
 
 def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
@@ -138,8 +142,8 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
     )
 
 
-def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[list[Tracked]]
-                       ) -> dict[tuple[str, str], Expr]:
+def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
+                       tracked: list[list[Tracked]]) -> dict[tuple[str, str], Expr]:
     """Widgets that always show the selected record (a detail screen) read it directly: a text
     field as is, or a flag field as one of two labels ("Done" / "Open")."""
     votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
@@ -154,7 +158,7 @@ def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[l
                 if screen != r.screen or var not in state or wid not in r.texts:
                     continue
                 for coll, info in schema.variables.items():
-                    rec = _selected_record(state, coll, info.kind)
+                    rec = selected_record(kinds, state, coll) if info.kind == "collection" else None
                     if rec is None:
                         continue
                     seen[(screen, wid)] += 1
@@ -176,31 +180,6 @@ def _selected_bindings(schema: Schema, abstraction: Abstraction, tracked: list[l
             out[(screen, wid)] = Choose(cond=Selected(collection=coll, field=f),
                                         then=on.pop(), otherwise=off.pop())
     return out
-
-
-def _selected_record(state: dict[str, Any], coll: str, kind: str) -> dict[str, Any] | None:
-    if kind != "collection":
-        return None
-    records, index = state.get(coll), state.get(f"{coll}_selected")
-    if isinstance(records, list) and isinstance(index, int) and 0 <= index < len(records):
-        return records[index]  # type: ignore[no-any-return]
-    return None
-
-
-def _variables(schema: Schema, hidden: set[str]) -> tuple[StateVar, ...]:
-    out = []
-    for name, info in sorted(schema.variables.items()):
-        if name in hidden:
-            continue
-        fields = tuple(
-            FieldSpec(name=f, kind=k, default=False if k == "flag" else 0 if k == "number" else "",
-                      fmt=fmt)  # type: ignore[arg-type]
-            for f, (k, fmt) in sorted(info.fields.items())
-        )
-        coll = name.removesuffix("_selected") if info.kind == "selection" else None
-        out.append(StateVar(name=name, kind=info.kind, fields=fields,  # type: ignore[arg-type]
-                            collection=coll, description=info.description))
-    return tuple(out)
 
 
 def _bindings(schema: Schema, selected: dict[tuple[str, str], Expr]) -> tuple[Binding, ...]:

@@ -1,23 +1,32 @@
 """Evaluating expressions, guards and effects on a plain state dict, during inference.
 
-The state pass uses this to score candidate effects against recorded steps, on the uncompiled
-IR. The meaning of every construct is the runtime's (`phoneworld.runtime.semantics`, whose
-conventions for truthiness, emptiness and text comparison are imported here, not restated).
+The state pass scores candidate effects against recorded steps, on the uncompiled IR. It does so
+with the simulator's own evaluator (`phoneworld.runtime.semantics`), against a `StateLayout` of its
+schema (variable kinds, record fields, selection variables): each IR expression, guard and effect
+is compiled once into the runtime's form and run by the code the simulator runs, so the effect
+inference picks is the effect that runs. No rule of the semantics is restated here.
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from collections.abc import Callable, Set
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from phoneworld.ir.app import (
-    AddEffect, AppendEffect, Choose, Count, Effect, Expr, Guard, Input, ItemField, Lit, RecordRef,
-    RemoveEffect, Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
-)
+from phoneworld.ir.app import Effect, Expr, FieldSpec, Guard, StateVar
+from phoneworld.runtime import semantics as sem
+from phoneworld.runtime.compiled import StateLayout, state_layout
+from phoneworld.runtime.validate import copy_state
+from phoneworld.state.schema import Schema
 
-from phoneworld.runtime.semantics import truthy, value_text
+__all__ = [
+    "Context", "apply", "apply_one", "evaluate", "holds", "both", "layout", "selection",
+    "state_vars",
+]
 
-__all__ = ["Context", "apply", "apply_one", "evaluate", "holds", "both"]
+_IR = TypeVar("_IR")
+_Form = TypeVar("_Form")
+_CACHE_SIZE = 1 << 16
 
 
 def both(first: Guard | None, second: Guard) -> Guard:
@@ -29,117 +38,105 @@ def both(first: Guard | None, second: Guard) -> Guard:
     return Guard(op="all", terms=terms)
 
 
+def state_vars(schema: Schema, hidden: Set[str] = frozenset()) -> tuple[StateVar, ...]:
+    """The schema's variables as the app spec declares them, those in `hidden` left out."""
+    out = []
+    for name, info in sorted(schema.variables.items()):
+        if name in hidden:
+            continue
+        fields = tuple(
+            FieldSpec(name=f, kind=k, default=False if k == "flag" else 0 if k == "number" else "",
+                      fmt=fmt)  # type: ignore[arg-type]
+            for f, (k, fmt) in sorted(info.fields.items())
+        )
+        coll = name.removesuffix("_selected") if info.kind == "selection" else None
+        out.append(StateVar(name=name, kind=info.kind, fields=fields,  # type: ignore[arg-type]
+                            collection=coll, description=info.description))
+    return tuple(out)
+
+
+def layout(schema: Schema) -> StateLayout:
+    """What the semantics needs to know of the schema's variables (all of them)."""
+    return state_layout(state_vars(schema))
+
+
+@dataclass(frozen=True, slots=True)
 class Context:
-    """What an expression can see besides the state: the hit record and the typed text."""
+    """What an expression can see besides the state: the schema's layout, the hit record (its
+    collection and index) and the typed text."""
 
-    def __init__(self, collection: str | None = None, item: int | None = None,
-                 text: str | None = None) -> None:
-        self.collection = collection
-        self.item = item
-        self.text = text
+    layout: StateLayout
+    collection: str | None = None
+    item: int | None = None
+    text: str | None = None
+
+    @property
+    def hit(self) -> sem.Hit | None:
+        if self.collection is None or self.item is None:
+            return None
+        return (self.collection, self.item)
+
+    @property
+    def typed(self) -> str:
+        """The text `Input` reads: the typed text, or "" when nothing was typed."""
+        return self.text or ""
 
 
-def _record(state: dict[str, Any], collection: str, index: int | None) -> dict[str, Any] | None:
-    records = state.get(collection)
-    if not isinstance(records, list) or index is None or not 0 <= index < len(records):
-        return None
-    return records[index]
+class _Compiled(Generic[_IR, _Form]):
+    """Runtime forms of IR objects, built once per object: a candidate is scored on every sample
+    of its trigger. Keyed by identity (IR models are frozen; some, like an append's record, are
+    unhashable); an entry holds its object, so no other object can take its id meanwhile."""
+
+    def __init__(self, build: Callable[[_IR], _Form]) -> None:
+        self._build = build
+        self._entries: dict[int, tuple[_IR, _Form]] = {}
+
+    def __call__(self, obj: _IR) -> _Form:
+        entry = self._entries.get(id(obj))
+        if entry is None:
+            if len(self._entries) >= _CACHE_SIZE:
+                self._entries.clear()
+            entry = self._entries[id(obj)] = (obj, self._build(obj))
+        return entry[1]
+
+
+def _guard_transition(guard: Guard) -> sem.CTransition:
+    return sem.CTransition("", sem.compile_guard(guard), (), None, "stay")
+
+
+_expr = _Compiled(sem.compile_expr)
+_effect = _Compiled(sem.compile_effect)
+_guard = _Compiled(_guard_transition)
 
 
 def evaluate(expr: Expr, state: dict[str, Any], ctx: Context) -> Any:
-    if isinstance(expr, Lit):
-        return expr.value
-    if isinstance(expr, Var):
-        return state.get(expr.name)
-    if isinstance(expr, Input):
-        return ctx.text
-    if isinstance(expr, ItemField):
-        rec = _record(state, ctx.collection or "", ctx.item)
-        return None if rec is None else rec.get(expr.field)
-    if isinstance(expr, Selected):
-        rec = _record(state, expr.collection, state.get(f"{expr.collection}_selected"))
-        return None if rec is None else rec.get(expr.field)
-    if isinstance(expr, Count):
-        records = state.get(expr.collection)
-        return len(records) if isinstance(records, list) else 0
-    if isinstance(expr, Choose):
-        return expr.then if truthy(evaluate(expr.cond, state, ctx)) else expr.otherwise
-    raise TypeError(expr)
+    """The raw value of `expr` in `state`."""
+    rec = sem.hit_record(state, ctx.hit)
+    return sem.eval_expr(ctx.layout, state, _expr(expr), rec, ctx.typed)
 
 
 def holds(guard: Guard, state: dict[str, Any], ctx: Context) -> bool:
-    if guard.op == "all":
-        return all(holds(term, state, ctx) for term in guard.terms)
-    left = evaluate(guard.left, state, ctx) if guard.left is not None else None
-    right = evaluate(guard.right, state, ctx) if guard.right is not None else None
-    empty = left is None or left == "" or left == []
-    return {
-        "nonempty": lambda: not empty,
-        "empty": lambda: empty,
-        "eq": lambda: value_text(left) == value_text(right),
-        "ne": lambda: value_text(left) != value_text(right),
-        "true": lambda: truthy(left),
-        "false": lambda: not truthy(left),
-    }[guard.op]()
+    return sem.guard_holds(ctx.layout, state, _guard(guard), ctx.hit, ctx.typed)
 
 
-def _read_ref(ref: VarRef | RecordRef, state: dict[str, Any], ctx: Context) -> Any:
-    if isinstance(ref, VarRef):
-        return state.get(ref.name)
-    rec = _target_record(ref, state, ctx)
-    return None if rec is None else rec.get(ref.field)
-
-
-def _target_record(ref: RecordRef, state: dict[str, Any], ctx: Context) -> dict[str, Any] | None:
-    index = ctx.item if ref.target == "item" else state.get(f"{ref.collection}_selected")
-    return _record(state, ref.collection, index)
-
-
-def _write_ref(ref: VarRef | RecordRef, value: Any, state: dict[str, Any], ctx: Context) -> None:
-    if isinstance(ref, VarRef):
-        state[ref.name] = value
-        return
-    rec = _target_record(ref, state, ctx)
-    if rec is not None:
-        rec[ref.field] = value
+def selection(state: dict[str, Any], collection: str, ctx: Context) -> Any:
+    """The value of `collection`'s selection variable: its selected record's index, or None."""
+    sel = ctx.layout.selection_of.get(collection)
+    return state.get(sel) if sel is not None else None
 
 
 def apply(effects: tuple[Effect, ...], state: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """A new state: `effects` applied in order to a copy of `state`."""
-    out = copy.deepcopy(state)
-    for effect in effects:
-        apply_one(effect, out, ctx)
+    out: dict[str, Any] = copy_state(state)
+    _run(effects, out, ctx)
     return out
 
 
 def apply_one(effect: Effect, state: dict[str, Any], ctx: Context) -> None:
-    if isinstance(effect, SetEffect):
-        _write_ref(effect.ref, evaluate(effect.value, state, ctx), state, ctx)
-    elif isinstance(effect, AddEffect):
-        old = _read_ref(effect.ref, state, ctx)
-        if isinstance(old, int) and not isinstance(old, bool):
-            _write_ref(effect.ref, old + effect.delta, state, ctx)
-    elif isinstance(effect, ToggleEffect):
-        _write_ref(effect.ref, not _read_ref(effect.ref, state, ctx), state, ctx)
-    elif isinstance(effect, AppendEffect):
-        record = {k: evaluate(v, state, ctx) for k, v in effect.record.items()}
-        records = state.setdefault(effect.collection, [])
-        if effect.position == "start":
-            records.insert(0, record)
-        else:
-            records.append(record)
-    elif isinstance(effect, RemoveEffect):
-        _remove(effect, state, ctx)
-    elif isinstance(effect, SelectEffect):
-        if ctx.collection == effect.collection and ctx.item is not None:
-            state[f"{effect.collection}_selected"] = ctx.item
+    """Apply `effect` to `state` in place."""
+    _run((effect,), state, ctx)
 
 
-def _remove(effect: RemoveEffect, state: dict[str, Any], ctx: Context) -> None:
-    sel_name = f"{effect.collection}_selected"
-    index = ctx.item if effect.target == "item" else state.get(sel_name)
-    records = state.get(effect.collection)
-    if isinstance(records, list) and index is not None and 0 <= index < len(records):
-        del records[index]
-        if effect.target == "selected":
-            state[sel_name] = None
+def _run(effects: tuple[Effect, ...], state: dict[str, Any], ctx: Context) -> None:
+    t = sem.CTransition("", None, tuple(_effect(e) for e in effects), None, "stay")
+    sem.apply_effects(ctx.layout, state, t, ctx.hit, ctx.typed)

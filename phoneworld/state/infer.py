@@ -19,7 +19,7 @@ from phoneworld.ir.app import (
     Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.graph import ObservedStep
-from phoneworld.state.effects import Context, apply, holds
+from phoneworld.state.effects import Context, apply, holds, selection
 from phoneworld.state.schema import Schema
 
 _SCALARS = ("text", "number", "flag")
@@ -118,7 +118,7 @@ def _sources(schema: Schema, value: Any, s: Sample, exclude: str = "") -> list[E
             out += [ItemField(field=f) for f, v in sorted(rec.items()) if v == value]
         for coll, info in sorted(schema.variables.items()):
             if info.kind == "collection":
-                rec = _nth(s.before.get(coll), s.before.get(f"{coll}_selected"))
+                rec = _nth(s.before.get(coll), selection(s.before, coll, s.ctx))
                 out += [Selected(collection=coll, field=f) for f, v in sorted(rec.items())
                         if v == value]
         out += [Var(name=n) for n, v in sorted(s.before.items())
@@ -143,7 +143,7 @@ def _collection_candidates(schema: Schema, name: str, s: Sample) -> list[Effect]
         out: list[Effect] = []
         if s.ctx.collection == name and s.ctx.item == index:
             out.append(RemoveEffect(collection=name, target="item"))
-        if s.before.get(f"{name}_selected") == index:
+        if selection(s.before, name, s.ctx) == index:
             out.append(RemoveEffect(collection=name, target="selected"))
         return out
     if len(new) == len(old):
@@ -168,7 +168,7 @@ def _record_candidates(schema: Schema, name: str, index: int, old: dict[str, Any
     targets = []
     if s.ctx.collection == name and s.ctx.item == index:
         targets.append("item")
-    if s.before.get(f"{name}_selected") == index:
+    if selection(s.before, name, s.ctx) == index:
         targets.append("selected")
     out: list[Effect] = []
     for target in targets:
