@@ -4,12 +4,17 @@ Generated verifier modules (`verifiers/<task>.py`) are straight-line calls of th
 function per clause of the rule, so a failed check names its clause.
 
 Comparison conventions (shared by every verifier):
-- Values compare by normalized text: None is "", true/false are "true"/"false", numbers their
-  digits; text is stripped, whitespace-collapsed, case-folded, with surrounding quotes and a final
-  period dropped; "yes"/"on" mean "true" and "no"/"off" mean "false".
-- `contains` is containment of normalized texts (there "yes" is just a word).
+- A value's text is the runtime's (`phoneworld.runtime.semantics.value_text`: None is "",
+  true/false are "true"/"false", numbers their digits, a collection its length), normalized:
+  stripped, whitespace-collapsed, case-folded, with surrounding quotes and a final period dropped.
+  State values (`equals`, `where` conditions) compare by that text, so a verifier reads the state
+  as the simulator does: the text "no" is no flag (it is truthy there) and never equals false.
+- `contains` is containment of normalized texts.
+- Answers alone are read as words: an agent answers a yes/no question in words, so in an answer
+  and the value it is compared with, "yes"/"on"/"y" mean "true" and "no"/"off"/"n" mean "false"
+  (`answer_norm`; no other comparison reads them so).
 - An answer matches an integer when it is that integer, or holds exactly one integer and it is
-  that one ("3 notes"); otherwise it must equal the expected value's normalized text.
+  that one ("3 notes"); otherwise its `answer_norm` must equal the expected value's.
 - `count` bounds are integers; a bound that is no integer fails the clause.
 """
 
@@ -21,11 +26,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from phoneworld.runtime.semantics import value_text
+
 Cond = tuple[str, str, Any]  # (field, "eq" | "contains", value)
 Clause = Callable[[], "Verdict"]
 _INT = re.compile(r"[-+]?\d+")
-_TRUE = {"true", "yes", "on", "y"}
-_FALSE = {"false", "no", "off", "n"}
+_ANSWER_YES = frozenset({"true", "yes", "on", "y"})
+_ANSWER_NO = frozenset({"false", "no", "off", "n"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,43 +48,34 @@ class Verdict:
 
 
 def norm(v: Any) -> str:
-    """A value's normalized text for equality (see the module docstring)."""
-    if isinstance(v, (list, tuple, dict)):
-        return str(len(v))
-    return _norm(v)
+    """A value's normalized text, for equality and containment (see the module docstring)."""
+    return _normalized(value_text(v))
 
 
-def text_norm(v: Any) -> str:
-    """A value's normalized text for containment: as `norm`, without reading yes/no as flags."""
-    if isinstance(v, (list, tuple, dict)):
-        return str(len(v))
-    return _text(v)
+text_norm = norm  # containment reads the same text as equality
+
+
+def answer_norm(v: Any) -> str:
+    """`norm`, with the words of a yes/no answer read as flags (answers only)."""
+    s = norm(v)
+    if s in _ANSWER_YES:
+        return "true"
+    if s in _ANSWER_NO:
+        return "false"
+    return s
 
 
 @functools.lru_cache(maxsize=65536)
-def _text(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    s = " ".join(str(v).split()).casefold()
+def _normalized(text: str) -> str:
+    s = " ".join(text.split()).casefold()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'":
         s = s[1:-1].strip()
     return s.rstrip(".").strip()
 
 
-@functools.lru_cache(maxsize=65536)
-def _norm(v: Any) -> str:
-    s = _text(v)
-    if s in _TRUE:
-        return "true"
-    if s in _FALSE:
-        return "false"
-    return s
-
-
 def same(a: Any, b: Any) -> bool:
-    return norm(a) == norm(b)
+    """Whether an answer `a` says the value `b` (or `b` says `a`): `answer_norm`s are equal."""
+    return answer_norm(a) == answer_norm(b)
 
 
 def has_text(haystack: Any, needle: Any) -> bool:
@@ -189,7 +187,7 @@ def count(state: Mapping[str, Any], collection: str, where: tuple[Cond, ...], la
 
 
 def equals(actual: Any, expected: Any, label: str, what: str) -> Verdict:
-    if same(actual, expected):
+    if norm(actual) == norm(expected):
         return Verdict(True, f"{what} is {show(actual)}", label)
     return Verdict(False, f"{what} is {show(actual)}, wanted {show(expected)}", label)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ from phoneworld.runtime import semantics as sem
 from phoneworld.runtime.compiled import CompiledApp, compile_app, state_layout
 from phoneworld.state import effects
 from phoneworld.state.schema import Schema, VarInfo
+from phoneworld.tasks import verdict
 
 FIELDS = {"name": "text", "n": "number", "done": "flag"}
 
@@ -223,3 +225,23 @@ def test_the_selection_variable_is_found_by_kind_not_by_name() -> None:
     assert effects.selection(state, "notes", ctx) == 0
     after = effects.apply((SelectEffect(collection="notes"),), state, ctx)
     assert (after["picked"], after["notes_selected"]) == (1, 1)
+
+
+@pytest.mark.parametrize(("value", "expected", "passes"), [
+    ("no", False, False), ("No", "false", False), ("off", False, False), (False, "false", True),
+    (True, "true", True), ("no", "no", True),
+], ids=["text-no-is-no-flag", "text-no-is-not-false", "text-off", "flag", "flag-text", "same-text"])
+def test_verifiers_read_state_values_as_the_runtime_does(value: Any, expected: Any,
+                                                         passes: bool) -> None:
+    assert verdict.equals(value, expected, "clause", "v").passed is passes
+    # the runtime's own guard on the same values
+    guard = Guard(op="eq", left=Lit(value=value), right=Lit(value=expected))
+    assert sim_holds(guard, {}, None, None) is passes
+
+
+def test_only_answers_read_yes_and_no_as_flags() -> None:
+    assert verdict.answer_equals("no", False, "clause").passed
+    assert verdict.answer_equals("Yes.", True, "clause").passed
+    assert not verdict.answer_equals("no", True, "clause").passed
+    assert not verdict.equals("no", False, "clause", "v").passed
+    assert sem.truthy("no")
