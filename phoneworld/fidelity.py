@@ -136,7 +136,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
     tracked = track(schema, view, _graph_of(view, steps))
     known = {v.name for v in spec.state}
     screens = {s.id for s in spec.screens}
-    last = dict(shown) if shown is not None else first_contents(view, traces)
+    last = dict(shown) if shown is not None else recorded_contents(view, traces)
     sim = Simulator(spec)
     replay = Replay()
     for step in steps:
@@ -163,24 +163,15 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
     return replay
 
 
-def first_contents(view: Abstraction, traces: TraceSet) -> dict[str, Keys]:
-    """Each screen's first recorded content in `traces` (read through `view`)."""
+def recorded_contents(view: Abstraction, traces: TraceSet, last: bool = False
+                      ) -> dict[str, Keys]:
+    """Each screen's first (or `last`) recorded content in `traces`, read through `view`: what the
+    reference mock knows before (or after) them."""
     out: dict[str, Keys] = {}
     for e, ep in enumerate(traces.episodes):
         for s in ep.steps:
             screen = view.readings[e][s.index].screen
-            if screen and screen not in out:
-                out[screen] = content_keys(s.observation.root)
-    return out
-
-
-def last_contents(view: Abstraction, traces: TraceSet) -> dict[str, Keys]:
-    """Each screen's last recorded content in `traces`: what the reference mock knows after them."""
-    out: dict[str, Keys] = {}
-    for e, ep in enumerate(traces.episodes):
-        for s in ep.steps:
-            screen = view.readings[e][s.index].screen
-            if screen:
+            if screen and (last or screen not in out):
                 out[screen] = content_keys(s.observation.root)
     return out
 

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Callable
 from phoneworld.abstract import abstract
 from phoneworld.emit import emit
 from phoneworld.errors import InputError, ToolchainError, UsageError
-from phoneworld.fidelity import FreeRun, ReplayError, last_contents, split_heldout, teacher_forced
+from phoneworld.fidelity import (
+    FreeRun, ReplayError, recorded_contents, split_heldout, teacher_forced,
+)
 from phoneworld.graph import graph
 from phoneworld.ingest import codes, ingest
 from phoneworld.ir.app import AppSpec
@@ -167,7 +169,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
         schema, _ = prepare(abstraction, transitions)
         train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
         held_replay = teacher_forced(
-            spec, schema, abstraction, held, shown=last_contents(abstraction, train),
+            spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
         ) if held.episodes else None
     fidelity = FidelityReport(
         train=train_replay.summary(),

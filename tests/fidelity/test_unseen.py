@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from phoneworld.fidelity import last_contents, teacher_forced
+from phoneworld.fidelity import recorded_contents, teacher_forced
 from phoneworld.ir.trace import Observation
 from tests.compiler_support import BUTTON, TEXT, b, back, click, compile_app, episode, screen, traces
 from tests.compiler_support import view
@@ -43,7 +43,7 @@ def test_unseen_screen_and_stack_are_misses_not_errors() -> None:
     )
     built = compile_app(train)
     replay = teacher_forced(built.spec, built.schema, built.abstraction, held,
-                            shown=last_contents(built.abstraction, train))
+                            shown=recorded_contents(built.abstraction, train, last=True))
     steps = {(s.episode, s.step): s for s in replay.steps}
     assert set(steps) == {("ep1", 0), ("ep2", 0), ("ep2", 1)}
     # a known screen, but the recorded next screen is one training never saw: not covered, a miss
