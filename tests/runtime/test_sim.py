@@ -154,13 +154,21 @@ def test_leaving_the_app(sim: Simulator, action: Home) -> None:
     assert sim.screen == "s00_list"
 
 
-def test_open_own_app_restarts_at_the_start_keeping_state(sim: Simulator) -> None:
+def test_open_own_app_from_the_launcher_restarts_at_the_start_keeping_state(sim: Simulator) -> None:
     sim.step(ADD)
     sim.step(TypeText(text="kept"))
+    sim.step(Home())
     r = sim.step(OpenApp(package=PKG))
     assert r.changed and not r.left_app
     assert sim.screen == "s00_list" and sim.stack == () and sim.state["editor_title"] == "kept"
-    assert not sim.step(OpenApp(package=PKG)).changed
+
+
+def test_open_own_app_while_in_front_changes_nothing(sim: Simulator) -> None:
+    sim.step(ADD)
+    before = sim.snapshot()
+    r = sim.step(OpenApp(package=PKG))
+    assert not r.changed and not r.left_app
+    assert sim.snapshot() == before
 
 
 @pytest.mark.parametrize("action", [Wait(), Done(answer="x"), Enter(), Back.model_construct()],
