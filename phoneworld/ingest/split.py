@@ -109,10 +109,15 @@ def _drop_leaving_action(draft: DraftEpisode, run: _Run, next_app: str,
 
 
 def own_package(obs: Observation) -> Observation:
-    """The observation as its widgets say: the package most of its views carry, where that is not
-    the reported one (some emulators report the launcher as the foreground activity for every
-    screen). An activity of another package than the widgets' is dropped as untrustworthy."""
-    counts = Counter(n.package for n in obs.root.walk() if n.package and n.bounds.area > 0)
+    """The observation as its widgets say: the package most of its views carry, where no view at
+    all carries the reported one (some emulators report the launcher as the foreground activity
+    for every screen). A screen that shows views of the reported package stays its own (a home
+    screen hosting another app's widget is still the launcher). An activity of another package
+    than the widgets' is dropped as untrustworthy."""
+    nodes = list(obs.root.walk())
+    if any(n.package == obs.package for n in nodes):
+        return obs
+    counts = Counter(n.package for n in nodes if n.package and n.bounds.area > 0)
     if not counts:
         return obs
     package, n = counts.most_common(1)[0]

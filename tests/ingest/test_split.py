@@ -107,3 +107,18 @@ def test_the_widgets_package_names_the_app_when_the_activity_does_not() -> None:
     d = DraftEpisode(id="ep", device=Device(width=10, height=10), file="t", steps=steps)
     [episode] = split_by_app(d, IngestContext(root=Path("/t"), diagnostics=Diagnostics()))
     assert episode.steps[0].observation.activity == "org.game/.MainActivity"
+
+
+def test_a_home_screen_hosting_another_apps_widget_stays_the_launcher() -> None:
+    from phoneworld.ingest.split import own_package
+
+    def node(package: str, y: int) -> ViewNode:
+        return ViewNode(cls="android.widget.TextView", package=package,
+                        bounds=Bounds(x1=0, y1=y, x2=10, y2=y + 1))
+
+    kids = (node("com.teslacoilsw.launcher", 0),) + tuple(node("com.anydo", k) for k in range(1, 5))
+    root = ViewNode(cls="android.widget.FrameLayout", package="com.anydo", children=kids,
+                    bounds=Bounds(x1=0, y1=0, x2=10, y2=10))
+    home = Observation(root=root, package="com.teslacoilsw.launcher",
+                       activity="com.teslacoilsw.launcher/.NovaLauncher")
+    assert own_package(home) == home
