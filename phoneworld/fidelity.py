@@ -62,6 +62,7 @@ class StepResult:
     recorded_screen: str
     covered: bool = True  # the recorded next screen is one the app knows
     reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
+    reference_observation: float = 0.0  # and its observation match
 
 
 @dataclass
@@ -155,8 +156,9 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
         if step.screen:
             last[step.screen] = content_keys(current)
         result.covered = step.next_screen in screens
+        reference = last.get(step.next_screen, content_keys(current))
+        result.reference_observation = jaccard(reference, content_keys(recorded))
         if result.changing:
-            reference = last.get(step.next_screen, content_keys(current))
             result.reference_f1 = change_f1(content_keys(current), reference,
                                             content_keys(recorded))
         replay.steps.append(result)
