@@ -37,7 +37,7 @@ from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.ir.trace import Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
-from phoneworld.state.track import track
+from phoneworld.state.track import Tracked, track
 
 Keys = frozenset[tuple[str, str, str, str]]
 
@@ -145,12 +145,8 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
         current = ep.steps[step.step].observation.root
         recorded = ep.steps[step.step + 1].observation.root
         before = tracked[step.episode][step.step]
-        state = {k: v for k, v in before.state.items() if k in known}
-        # the tracked stack ends with the current screen; the simulator's back stack is below it
-        below = before.stack[:-1] if before.stack[-1:] == (step.screen,) else before.stack
-        stack = below if all(s in screens for s in below) else None
         try:
-            result = _one_step(sim, spec, ep, step, current, recorded, state, stack)
+            result = _one_step(sim, ep, step, current, recorded, before, known)
         except Exception as exc:
             raise ReplayError(ep.steps[step.step].source) from exc
         if step.screen:
@@ -185,19 +181,29 @@ def _graph_of(view: Abstraction, steps: tuple[ObservedStep, ...]) -> Any:
     return TransitionGraph(start_screen=start, steps=steps, edges=(), reachable=())
 
 
-def _one_step(sim: Simulator, spec: AppSpec, ep: Episode, step: ObservedStep, current: ViewNode,
-              recorded: ViewNode, state: dict[str, Any], stack: tuple[str, ...] | None
-              ) -> StepResult:
-    """One step from its recorded position; a step the mock cannot be put at (an unknown screen,
-    or `stack` None: an unknown screen on the back stack) is a miss."""
+def place(sim: Simulator, step: ObservedStep, before: Tracked, known: set[str]) -> bool:
+    """Put `sim` where recorded `step` started: its screen, the tracked state (`known` variables)
+    and back stack, and for typing the focused field. False, leaving `sim` as it was, where the app
+    cannot be put there: a screen it does not know, as the current one or on the back stack."""
+    screens = sim.app.screens
+    # the tracked stack ends with the current screen; the simulator's back stack is below it
+    below = before.stack[:-1] if before.stack[-1:] == (step.screen,) else before.stack
+    if not step.screen or step.screen not in screens or any(s not in screens for s in below):
+        return False
+    sim.set_position(step.screen, {k: v for k, v in before.state.items() if k in known},
+                     stack=list(below), focus=step.widget if step.action == "type" else None)
+    return True
+
+
+def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode,
+              recorded: ViewNode, before: Tracked, known: set[str]) -> StepResult:
+    """One step from its recorded position; a step the mock cannot be put at is a miss."""
     cur_keys, rec_keys = content_keys(current), content_keys(recorded)
     changing = cur_keys != rec_keys
     action = ep.steps[step.step].action
-    if not step.screen or action is None or stack is None:
+    if action is None or not place(sim, step, before, known):
         return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
                           "", step.next_screen)
-    focus = step.widget if step.action == "type" else None
-    sim.set_position(step.screen, state, stack=list(stack), focus=focus)
     sim.step(action)
     mock_keys = content_keys(sim.view())
     return StepResult(

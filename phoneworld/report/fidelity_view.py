@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from phoneworld.abstract.shape import content_keys
-from phoneworld.fidelity import Replay, StepResult, readings_for
+from phoneworld.fidelity import Replay, StepResult, place, readings_for
 from phoneworld.graph import graph
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
 from phoneworld.ir.report import Fidelity
@@ -150,12 +150,8 @@ def _row(inputs: ReportInputs, ctx: _Context, sim: Simulator, r: StepResult, kin
     mock_pic: Picture | None = None
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
-    if step is not None and step.screen and action is not None:
-        before = ctx.tracked[e][r.step]
-        known = {v.name for v in inputs.spec.state}
-        sim.set_position(step.screen, {k: v for k, v in before.state.items() if k in known},
-                         stack=list(before.stack), focus=step.widget if step.action == "type"
-                         else None)
+    known = {v.name for v in inputs.spec.state}
+    if step is not None and action is not None and place(sim, step, ctx.tracked[e][r.step], known):
         sim.step(action)
         mock_pic = images.mock(sim.frame(), inputs.spec.device, THUMB_WIDTH)
         mock_keys, rec_keys = content_keys(sim.view()), content_keys(recorded_root)

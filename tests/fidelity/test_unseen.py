@@ -70,3 +70,22 @@ def test_training_steps_are_all_covered_and_replay_right() -> None:
     assert summary is not None and summary.transition_match == 1.0
     # the reference mock knows each true next screen's content: on these static screens it is exact
     assert summary.reference_change_f1 == 1.0
+
+
+def test_place_refuses_an_unseen_stack_and_leaves_the_simulator_alone() -> None:
+    """`place` is how replay and the report's mismatch pictures put the simulator at a step."""
+    from phoneworld.fidelity import place
+    from phoneworld.ir.graph import ObservedStep
+    from phoneworld.runtime.sim import Simulator
+    from phoneworld.state.track import Tracked
+
+    built = compile_app(traces(episode("ep0", main_screen(), centre(OPEN), detail("A"), back(),
+                                       main_screen())))
+    detail_screen = built.graph.steps[0].next_screen
+    sim = Simulator(built.spec)
+    before = sim.snapshot()
+    step = ObservedStep.model_construct(screen=detail_screen, action="back", widget=None)
+    assert not place(sim, step, Tracked({}, ("", detail_screen)), set())
+    assert sim.snapshot() == before
+    assert place(sim, step, Tracked({}, (built.graph.steps[0].screen, detail_screen)), set())
+    assert sim.screen == detail_screen and sim.stack == (built.graph.steps[0].screen,)
