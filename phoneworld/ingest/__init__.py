@@ -14,13 +14,15 @@ the root's parent, the line where known, the episode and step, and a fix hint. A
 run are collected; on errors ingest still returns what it could parse and the caller decides (it
 raises `InputError`). Only a wrong `fmt` argument raises (`UsageError`), since it is not input data.
 
-The returned episodes are in canonical order (by app, then id); ids derive from relative paths, so
+The returned episodes are in canonical order (by app, then id, numbers in ids compared as numbers:
+recording order); ids derive from relative paths, so
 they are stable across machines; coordinates are device pixels.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +40,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.ir.trace import Episode, TraceSet
 
-__all__ = ["FORMATS", "ingest"]
+__all__ = ["FORMATS", "ingest", "natural_key"]
 
 logger = logging.getLogger(__name__)
 
@@ -75,12 +77,20 @@ def ingest(root: Path, fmt: str | None = None, diagnostics: Diagnostics | None =
     if not sources:
         what = f"no {fmt} trace" if fmt else "no trace of a known format"
         ctx.report(codes.NO_EPISODES, f"{what} under {ctx.rel(ctx.root)}", ctx.src(ctx.root))
-    episodes.sort(key=lambda ep: (ep.app, ep.id))
+    episodes.sort(key=lambda ep: (ep.app, natural_key(ep.id)))
     _check_unique(episodes)
     logger.info("ingested %d episodes (%d steps) from %d trace folders in %.2fs; %s",
                 len(episodes), sum(len(ep.steps) for ep in episodes), len(sources),
                 time.perf_counter() - started, diagnostics.counts())
     return TraceSet(episodes=tuple(episodes))
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """`text` ordered with its numbers as numbers ("run#2" before "run#10"): importers number the
+    episodes of one recording in time order, so this keeps an app's episodes in recording order,
+    which `--heldout` relies on ("the last fraction of the steps")."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", text) if part)
 
 
 def _check_unique(episodes: list[Episode]) -> None:
