@@ -123,7 +123,7 @@ def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
     readings = tuple(
         tuple(one(e, s) for s in ep.steps) for e, ep in enumerate(traces.episodes)
     )
-    return abstraction.model_copy(update={"readings": readings})
+    return abstraction.model_copy(update={"readings": readings, "follows": traces.follows()})
 
 
 def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
@@ -224,6 +224,7 @@ def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet
     if fraction <= 0:
         return traces, TraceSet(episodes=())
     train, held = [], []
+    tails: dict[str, str] = {}  # a cut episode's id -> its held-out tail's, for `follows`
     for app in traces.apps():
         episodes = [ep for ep in traces.episodes if ep.app == app]
         total = sum(len(ep.steps) - 1 for ep in episodes)
@@ -233,13 +234,16 @@ def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet
             if keep >= actions:
                 train.append(ep)
             elif keep <= 0:
-                held.append(ep)
+                held.append(ep if ep.follows not in tails else
+                            ep.model_copy(update={"follows": tails[ep.follows]}))
             else:
                 head = ep.steps[: keep + 1]
                 head = head[:-1] + (head[-1].model_copy(update={"action": None}),)
                 tail = tuple(s.model_copy(update={"index": n}) for n, s in enumerate(ep.steps[keep:]))
                 train.append(ep.model_copy(update={"steps": head}))
-                held.append(ep.model_copy(update={"id": f"{ep.id}#heldout", "steps": tail}))
+                held.append(ep.model_copy(update={"id": f"{ep.id}#heldout", "steps": tail,
+                                                  "follows": None}))
+                tails[ep.id] = f"{ep.id}#heldout"
             keep -= actions
     return TraceSet(episodes=tuple(train)), TraceSet(episodes=tuple(held))
 

@@ -76,7 +76,7 @@ def abstract(traces: TraceSet) -> Abstraction:
         for e, ep in enumerate(traces.episodes)
     )
     return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
-                       list_shapes=dict(sorted(index.lists.items())))
+                       list_shapes=dict(sorted(index.lists.items())), follows=traces.follows())
 
 
 class Reader:

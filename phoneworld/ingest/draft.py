@@ -31,6 +31,8 @@ class DraftEpisode:
     file: str
     steps: list[DraftStep] = field(default_factory=list)
     instruction: str | None = None
+    # the recording went on from the previous draft of the same run without restarting the app
+    continues: bool = False
 
     def source(self, step: int | None = None) -> SourceRef:
         """Where step `step` of this draft came from (for diagnostics before freezing)."""

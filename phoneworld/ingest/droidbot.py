@@ -22,7 +22,8 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
   step between them shows the start screen with that field focused (PW137, once per folder).
 - Screenshots `states/screen_<tag>.jpg` are kept as paths; when their size differs from the view
   bounds' frame (the shared Habitica set was halved), PW135 says by which factor to rescale.
-Episodes are then split per app package (`split.py`).
+Episodes are then split per app package (`split.py`); each is linked to the episode of its app
+that it continues (`Episode.follows`), unless a dropped kill_app or force-stop restarted the app.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
 from phoneworld.ingest.draft import DraftEpisode, DraftStep
-from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event
+from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event, restarts_app
 from phoneworld.ingest.droidbot_views import (
     DroidState,
     StateFiles,
@@ -47,7 +48,7 @@ from phoneworld.ingest.droidbot_views import (
     load_states,
 )
 from phoneworld.ingest.images import image_size
-from phoneworld.ingest.split import split_by_app
+from phoneworld.ingest.split import split_run
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.trace import Device, Episode, Observation
 
@@ -77,7 +78,7 @@ def read_droidbot(folder: Path, ctx: IngestContext) -> list[Episode]:
         chain.feed(event)
     chain.close()
     chain.flush()
-    return [ep for draft in chain.drafts for ep in split_by_app(draft, ctx)]
+    return split_run(chain.drafts, ctx)
 
 
 def load_events(folder: Path, ctx: IngestContext) -> list[DroidEvent]:
@@ -122,11 +123,14 @@ class _Chain:
         self.drafts: list[DraftEpisode] = []
         self.current: DraftEpisode | None = None
         self.at_state: str | None = None
+        self.restarted = False  # the app was killed since the last draft's last screen
         self.observations: dict[str, Observation] = {}
         self.shot_sizes: dict[tuple[int, int], list[str]] = {}
 
     def feed(self, ev: DroidEvent) -> None:
         src = self.ctx.src(ev.path)
+        if ev.start not in self.states or ev.stop not in self.states:
+            self.restarted = self.restarted or restarts_app(ev.event)
         if ev.start not in self.states:
             if not self._drop_at_empty(ev):
                 self.ctx.report(codes.STATE_MISSING, f"start state {ev.start} has no state file; "
@@ -145,6 +149,7 @@ class _Chain:
                                 f"previous one stopped at {broken}; new episode", self._where(ev))
         mapped = map_event(ev.event, self.device, self.tallies, self._where(ev), self.ctx)
         if mapped is None:
+            self.restarted = self.restarted or restarts_app(ev.event)
             self.close()
             if ev.stop in self.states:
                 self.begin(ev.stop)
@@ -171,7 +176,9 @@ class _Chain:
 
     def begin(self, state_str: str) -> None:
         self.current = DraftEpisode(id=f"{self.base_id}#{len(self.drafts)}", device=self.device,
-                                    file=self.ctx.rel(self.folder))
+                                    file=self.ctx.rel(self.folder),
+                                    continues=bool(self.drafts) and not self.restarted)
+        self.restarted = False
         self.current.steps.append(self._step(state_str))
         self.at_state = state_str
 
@@ -187,6 +194,7 @@ class _Chain:
             self.current.steps.append(DraftStep(obs, mapped.actions[1], file))
         self.current.steps.append(self._step(ev.stop))
         self.at_state = ev.stop
+        self.restarted = restarts_app(ev.event)  # what the draft's end shows is a killed app
 
     def close(self) -> None:
         if self.current is not None:

@@ -168,6 +168,13 @@ def _set_text(event: dict[str, Any], device: Device, tallies: EventTallies,
     return Mapped([Click(x=point[0], y=point[1]), TypeText(text=text)], target=view)
 
 
+def restarts_app(event: dict[str, Any]) -> bool:
+    """Whether the event kills the app (so its state and back stack do not carry over)."""
+    kind = event.get("event_type")
+    return kind == "kill_app" or (kind == "intent"
+                                  and "force-stop" in str(event.get("intent", "")).split())
+
+
 def intent_action(command: str) -> Action | None:
     """`am start [-n] pkg/act` → open_app(pkg); `am force-stop pkg` → close_app."""
     tokens = command.split()

@@ -66,6 +66,23 @@ def describe(action: Action | None) -> str:
     return f"{action.type}({', '.join(f'{k}={v!r}' for k, v in args.items())})"
 
 
+def split_run(drafts: list[DraftEpisode], ctx: IngestContext) -> list[Episode]:
+    """The drafts of one recording, in recording order, split per app, each episode linked
+    (`Episode.follows`) to the episode of its app that ended just before it: across a visit to
+    another app, and across drafts that `continues` (nothing restarted the app in between)."""
+    last: dict[str, str] = {}
+    out: list[Episode] = []
+    for draft in drafts:
+        if not draft.continues:
+            last.clear()
+        for ep in split_by_app(draft, ctx):
+            if ep.app in last:
+                ep = ep.model_copy(update={"follows": last[ep.app]})
+            last[ep.app] = ep.id
+            out.append(ep)
+    return out
+
+
 def split_by_app(draft: DraftEpisode, ctx: IngestContext) -> list[Episode]:
     """The draft as one episode per app visited (see the module docstring for the rules)."""
     draft.steps = [replace(s, observation=own_package(s.observation)) for s in draft.steps]

@@ -85,6 +85,8 @@ class Abstraction(Frozen):
     screens: tuple[ScreenTemplate, ...]
     readings: tuple[tuple[ScreenReading, ...], ...]  # per episode, per step
     list_shapes: dict[str, str] = Field(default_factory=dict)  # list anchor -> item shape digest
+    # per episode, the index of the episode it follows (`Episode.follows`) among these readings
+    follows: tuple[int | None, ...] = ()
 
     def template(self, screen_id: str) -> ScreenTemplate:
         for s in self.screens:

@@ -188,6 +188,10 @@ class Episode(Frozen):
     steps: tuple[Step, ...]
     source: SourceRef
     handoff: Handoff | None = None
+    # The episode of the same app and recording that ended just before this one began, where
+    # nothing in between restarted the app (a gap in the recording, a lost state file, a visit to
+    # another app): the app's state and back stack carry over from its end.
+    follows: str | None = None
 
 
 class TraceSet(Frozen):
@@ -200,3 +204,10 @@ class TraceSet(Frozen):
 
     def for_app(self, app: str) -> TraceSet:
         return TraceSet(episodes=tuple(ep for ep in self.episodes if ep.app == app))
+
+    def follows(self) -> tuple[int | None, ...]:
+        """Per episode, the index of the earlier episode here that it follows, if any."""
+        index = {ep.id: n for n, ep in enumerate(self.episodes)}
+        return tuple(index.get(ep.follows) if ep.follows is not None
+                     and index.get(ep.follows, n) < n else None
+                     for n, ep in enumerate(self.episodes))

@@ -2,7 +2,8 @@
 
 The state before step i is everything read off the screens up to i (the latest value of each
 variable wins), plus what the screens cannot show: which list record was opened (selection), how
-the current screen was entered, and the screen stack. Teacher-forced replay starts every step from
+the current screen was entered, and the screen stack. An episode that follows another (a recording
+cut by a gap, a lost state file or a visit to another app) starts from where that one ended. Teacher-forced replay starts every step from
 this state; effect inference compares it with the state after the step.
 """
 
@@ -65,11 +66,12 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph
           ) -> list[list[Tracked]]:
     """Per episode, the tracked state before each step (one more entry than actions)."""
     by_step = {(s.episode, s.step): s for s in graph.steps}
+    follows = abstraction.follows or (None,) * len(abstraction.readings)
     out: list[list[Tracked]] = []
     for e, readings in enumerate(abstraction.readings):
-        state = defaults(schema)
+        state, stack = _start(schema, out[follows[e]][-1] if follows[e] is not None else None,
+                              readings[0].screen)
         state.update(schema.values(readings[0]))
-        stack: tuple[str, ...] = (readings[0].screen,)
         episode = [Tracked(copy.deepcopy(state), stack)]
         for i in range(1, len(readings)):
             step = by_step.get((e, i - 1))
@@ -81,6 +83,17 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph
             episode.append(Tracked(copy.deepcopy(state), stack))
         out.append(episode)
     return out
+
+
+def _start(schema: Schema, before: Tracked | None, screen: str
+           ) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The state and stack an episode starts from: the defaults on its first screen, or where the
+    episode it follows ended (its stack navigated to this first screen)."""
+    if before is None:
+        return defaults(schema), (screen,)
+    top = before.stack[-1] if before.stack else ""
+    stack = apply_navigation(before.stack, navigation(before.stack, top, screen), screen)
+    return copy.deepcopy(before.state), stack or (screen,)
 
 
 def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep) -> None:

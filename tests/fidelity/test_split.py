@@ -88,3 +88,16 @@ def test_each_app_is_split_on_its_own_count() -> None:
     assert shape(train) == [("a0", [0, 1, 2], [1, 2, None]), ("b0", [0, 1, 2], [1, 2, None])]
     assert shape(held) == [("a0#heldout", [2, 3, 4], [3, 4, None]),
                            ("b1", [0, 1, 2], [1, 2, None])]
+
+
+def test_a_held_out_episode_following_a_cut_one_follows_its_tail() -> None:
+    from phoneworld.fidelity import split_heldout
+    from tests.compiler_support import back, click, episode, screen, traces
+
+    first = episode("r#1", screen(), click(1, 1), screen(), click(1, 1), screen(), back(), screen())
+    second = episode("r#2", screen(), back(), screen()).model_copy(update={"follows": "r#1"})
+    train, held = split_heldout(traces(first, second), 0.5)
+    assert [e.id for e in train.episodes] == ["r#1"]
+    assert [(e.id, e.follows) for e in held.episodes] == [("r#1#heldout", None),
+                                                          ("r#2", "r#1#heldout")]
+    assert held.follows() == (None, 0)

@@ -122,3 +122,34 @@ def test_a_home_screen_hosting_another_apps_widget_stays_the_launcher() -> None:
     home = Observation(root=root, package="com.teslacoilsw.launcher",
                        activity="com.teslacoilsw.launcher/.NovaLauncher")
     assert own_package(home) == home
+
+
+def test_a_run_links_each_episode_to_the_one_of_its_app_before_it() -> None:
+    from phoneworld.ingest.split import split_run
+
+    def run_draft(name: str, packages: list[str], continues: bool) -> DraftEpisode:
+        items = [DraftStep(Observation(root=ROOT, package=p), W if i < len(packages) - 1 else None,
+                           "t/ep.json", i) for i, p in enumerate(packages)]
+        return DraftEpisode(id=name, device=Device(width=10, height=10), file="t", steps=items,
+                            continues=continues)
+
+    drafts = [run_draft("r#0", ["com.app"] * 3, False),
+              # the app opens a browser and comes back: the second app part follows the first
+              run_draft("r#1", ["com.app", "com.app", "com.browser", "com.browser", "com.app",
+                                "com.app"], True),
+              run_draft("r#2", ["com.app"] * 2, False)]  # after a restart: follows nothing
+    episodes = split_run(drafts, IngestContext(root=Path("/t"), diagnostics=Diagnostics()))
+    assert [(e.id, e.follows) for e in episodes] == [
+        ("r#0", None), ("r#1.p0", "r#0"), ("r#1.p1", None), ("r#1.p2", "r#1.p0"), ("r#2", None)]
+
+
+@pytest.mark.parametrize(("event", "restarts"), [
+    ({"event_type": "kill_app"}, True),
+    ({"event_type": "intent", "intent": "am force-stop com.app"}, True),
+    ({"event_type": "intent", "intent": "am start com.app/.Main"}, False),
+    ({"event_type": "key", "name": "HOME"}, False),
+], ids=["kill_app", "force-stop", "start", "home"])
+def test_which_droidbot_events_restart_the_app(event: dict, restarts: bool) -> None:
+    from phoneworld.ingest.droidbot_events import restarts_app
+
+    assert restarts_app(event) is restarts

@@ -1,0 +1,36 @@
+"""An episode that follows another (a recording cut by a gap) starts from where that one ended:
+the opened record and the back stack carry over; one that follows nothing starts afresh."""
+
+from __future__ import annotations
+
+from phoneworld.ir.trace import Episode
+from phoneworld.state import prepare
+from tests.compiler_support import TEXT, W, b, compile_app, episode, on_row, screen, traces, view
+from tests.state.notes import home
+
+
+def detail():  # type: ignore[no-untyped-def]
+    return screen(view(TEXT, b(0, 0, W, 150), id="body"), activity=".DetailActivity")
+
+
+def two_parts(follows: str | None) -> tuple[Episode, Episode]:
+    first = episode("run#1", home("a", "b"), on_row(1), detail())
+    # the recording goes on on the detail screen after a gap
+    second = episode("run#2", detail(), on_row(0), detail())
+    return first, second.model_copy(update={"follows": follows})
+
+
+def test_a_following_episode_starts_where_the_one_before_ended() -> None:
+    compiled = compile_app(traces(*two_parts("run#1")))
+    assert compiled.abstraction.follows == (None, 0)
+    _, tracked = prepare(compiled.abstraction, compiled.graph)
+    start = tracked[1][0]
+    assert start.state["notes_selected"] == 1
+    assert start.stack == tracked[0][-1].stack and len(start.stack) == 2
+
+
+def test_an_episode_that_follows_nothing_starts_afresh() -> None:
+    compiled = compile_app(traces(*two_parts(None)))
+    assert compiled.abstraction.follows == (None, None)
+    _, tracked = prepare(compiled.abstraction, compiled.graph)
+    assert tracked[1][0].state["notes_selected"] is None and len(tracked[1][0].stack) == 1
