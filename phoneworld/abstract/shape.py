@@ -3,7 +3,8 @@
 A node's shape digests its class, resource-id, content-desc and its children's shapes, never its
 text, checked flag or bounds. A list container's shape digests its item shape once, whatever the
 number of items. Lists are learned over all observations first (`ShapeIndex.learn`), so a list
-seen with one item or none still collapses to the same shape as when it had many.
+seen with one item or none still collapses to the same shape as when it had many, and a list-class
+container (RecyclerView, ListView, ...) is a list even when no observation shows two like items.
 """
 
 from __future__ import annotations
@@ -47,37 +48,41 @@ def _digest(*parts: str) -> str:
 def _looks_like_list(node: ViewNode, child_shapes: list[str], kids: tuple[ViewNode, ...]) -> bool:
     if len(child_shapes) < 2 or len(set(child_shapes)) != 1:
         return False
-    if node.scrollable or node.cls.endswith(LIST_CLASSES):
+    if node.scrollable or _is_list_class(node):
         return True
     # Composite repeated children (a row with a checkbox and a label) are list items even in a
     # non-scrollable container; repeated bare leaves (two TextViews) are just layout.
     return all(k.children for k in kids)
 
 
+def _is_list_class(node: ViewNode) -> bool:
+    return node.cls.endswith(LIST_CLASSES)
+
+
 @dataclass
 class ShapeIndex:
-    """The list containers known for an app (anchor -> item shape) and the shape function."""
+    """The list containers known for an app (anchor -> item shape; "" when no item was ever
+    seen) and the shape function."""
 
     lists: dict[str, str] = field(default_factory=dict)
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def learn(cls, roots: list[ViewNode]) -> ShapeIndex:
-        votes: dict[str, Counter[str]] = defaultdict(Counter)
-        probe = cls()
+        """Lists from every observation: a container is a list wherever it was seen with two or
+        more like items, with the item shape most seen repeated. A list-class container (a
+        RecyclerView) never seen with two or more children, only empty or with one item (before
+        the second note is added), is a list too, of its one child's shape. One that holds unlike
+        children is a page laid out by a RecyclerView, not a list of records: its children are
+        its structure."""
+        votes = _Votes()
         for root in roots:
-            probe._collect(root, "", votes)
-        lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items()}
+            _collect(root, "", votes)
+        lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items.items()}
+        for anchor in votes.sparse - votes.mixed - lists.keys():
+            children = votes.children.get(anchor)
+            lists[anchor] = children.most_common(1)[0][0] if children else ""
         return cls(lists=lists)
-
-    def _collect(self, node: ViewNode, parent: str, votes: dict[str, Counter[str]]) -> str:
-        anchor = anchor_key(node, parent)
-        kids = visible_children(node)
-        shapes = [self._collect(c, anchor, votes) for c in kids]
-        if _looks_like_list(node, shapes, kids):
-            votes[anchor][shapes[0]] += 1
-            return _digest(node.cls, node.resource_id, node.content_desc, "list", shapes[0])
-        return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -99,6 +104,34 @@ class ShapeIndex:
     def screen_shape(self, obs: Observation) -> str:
         """A screen's identity: the package, the foreground activity and the tree's shape."""
         return _digest(obs.package, obs.activity or "", self.shape(obs.root))
+
+
+@dataclass
+class _Votes:
+    items: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    children: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    sparse: set[str] = field(default_factory=set)  # list-class, seen with at most one child
+    mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
+
+
+def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
+    """The node's shape as far as one observation tells, voting for the lists it holds. A list's
+    shape leaves its item out, so an outer item holding an inner list has one shape whatever the
+    inner list holds."""
+    anchor = anchor_key(node, parent)
+    kids = visible_children(node)
+    shapes = [_collect(c, anchor, votes) for c in kids]
+    if _looks_like_list(node, shapes, kids):
+        votes.items[anchor][shapes[0]] += 1
+        return _digest(node.cls, node.resource_id, node.content_desc, "list")
+    if _is_list_class(node):
+        if len(shapes) > 1:
+            votes.mixed.add(anchor)
+        else:
+            votes.sparse.add(anchor)
+            votes.children[anchor].update(shapes)
+            return _digest(node.cls, node.resource_id, node.content_desc, "list")
+    return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
 
 _KEYS: dict[int, tuple[ViewNode, frozenset[tuple[str, str, str, str]]]] = {}

@@ -143,3 +143,18 @@ def test_reading_an_unknown_structure_gives_no_screen() -> None:
     abstraction = visits(screen(header()))
     assert read(abstraction, screen(header("Other"))).screen == "s00_main"
     assert read(abstraction, screen(header(), add_button())).screen == ""
+
+
+def test_a_recycler_view_of_unlike_children_is_a_page_not_a_list() -> None:
+    def page(*kids: ViewNode) -> Observation:
+        return screen(view(RECYCLER, b(0, 0, W, 1600), *kids, id="page", scrollable=True))
+
+    title = view(TEXT, b(0, 0, W, 150), id="title")
+    row = view(LINEAR, b(0, 150, W, 350), view(TEXT, b(40, 170, 600, 330), id="label"), id="row")
+    switch = view(CHECKBOX, b(0, 350, W, 500), id="switch", checkable=True)
+    assert len(visits(page(title, row), page(title, switch), page(title)).screens) == 3
+
+
+def test_a_recycler_view_seen_with_one_item_at_most_is_one_screen_whatever_its_count() -> None:
+    assert len(visits(screen(header(), row_list()), screen(header(), row_list("a")),
+                      screen(header(), row_list())).screens) == 1

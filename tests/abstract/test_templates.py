@@ -6,8 +6,6 @@ and are the same on every visit of the screen: readings are keyed by them.
 
 from __future__ import annotations
 
-import pytest
-
 from phoneworld.abstract import abstract
 from phoneworld.ir.screens import ItemReading, TemplateNode
 from phoneworld.ir.trace import Observation
@@ -62,12 +60,29 @@ def test_a_list_first_seen_empty_takes_its_item_template_from_a_later_visit() ->
         [], ["eggs", "milk"], ["tea"]]
 
 
-@pytest.mark.xfail(strict=True, reason="lists are learned only from observations with two or more "
-                   "like items: a RecyclerView seen empty and with one item (adding the first "
-                   "note) gives two screens")
 def test_a_list_never_seen_with_two_items_is_still_one_screen() -> None:
     abstraction = abstract(traces(episode("e0", shopping(), back(), shopping("eggs"))))
-    assert len(abstraction.screens) == 1
+    (main,) = abstraction.screens
+    items = next(n for n in main.root.walk() if n.wid == "items")
+    assert items.item is not None and wids(items.item) == ["row", "title"]
+    assert [[i.texts["title"] for i in r.lists["items"]] for r in abstraction.readings[0]] == [
+        [], ["eggs"]]
+
+
+def test_a_list_only_ever_seen_empty_is_one_screen_with_no_item_template() -> None:
+    abstraction = abstract(traces(episode("e0", shopping(), back(), shopping(header="Other"))))
+    (main,) = abstraction.screens
+    items = next(n for n in main.root.walk() if n.wid == "items")
+    assert (items.item, items.children) == (None, ())
+
+
+def test_a_list_seen_with_one_item_takes_the_item_shape_seen_repeated() -> None:
+    abstraction = abstract(traces(episode("e0", shopping("eggs"), back(),
+                                          shopping("milk", "tea", checked=(False, True)))))
+    # a row with a checkbox is another item shape than a bare row: the repeated one wins
+    (main,) = abstraction.screens
+    items = next(n for n in main.root.walk() if n.wid == "items")
+    assert items.item is not None and wids(items.item) == ["row", "title", "done"]
 
 
 def test_widget_ids_are_the_same_on_every_visit() -> None:
