@@ -13,7 +13,7 @@ from phoneworld.runtime.compiled import StateLayout
 from phoneworld.runtime.semantics import selected_record
 from phoneworld.state.effects import Context, apply, both, layout, state_vars
 from phoneworld.state.infer import (
-    Branch, Sample, guard_candidates, infer_effects, split, structural_effects,
+    Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
 from phoneworld.state.track import Tracked, entry_label, initial_state, navigation, track
@@ -71,12 +71,16 @@ def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
         if step.action is None or not step.screen or not step.next_screen:
             continue
         ctx = _context(schema, kinds, step)
-        before = apply(structural_effects(schema, step), tracked[step.episode][step.step].state, ctx)
-        before = {k: v for k, v in before.items() if k not in hidden}
+        guarded = tracked[step.episode][step.step].state
+        before = apply(structural_effects(schema, step), guarded, ctx)
         after = schema.values(abstraction.readings[step.episode][step.step + 1])
-        after = {k: v for k, v in after.items() if k not in hidden}
-        out.append(Sample(step=step, before=before, after=after, ctx=ctx))
+        out.append(Sample(step=step, guarded=_visible(guarded, hidden),
+                          before=_visible(before, hidden), after=_visible(after, hidden), ctx=ctx))
     return out
+
+
+def _visible(state: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k not in hidden}
 
 
 def _context(schema: Schema, kinds: StateLayout, step: ObservedStep) -> Context:
@@ -91,13 +95,13 @@ def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
         by_target[s.step.next_screen].append(s)
     if len(by_target) == 1:
         return _effect_branches(schema, screen_vars, next(iter(by_target)), samples, None)
-    for guard in guard_candidates(schema, screen_vars, samples):
+    guard = _target_guard(schema, screen_vars, samples)
+    if guard is not None:
         yes, no = split(guard, samples)
-        targets = {s.step.next_screen for s in yes}
-        if yes and no and len(targets) == 1 and all(s.step.next_screen not in targets for s in no):
-            return (_effect_branches(schema, screen_vars, targets.pop(), yes, guard)
-                    + _plan(schema, screen_vars, no, dropped))
-    target, kept = max(by_target.items(), key=lambda kv: (len(kv[1]), kv[0]))
+        return (_effect_branches(schema, screen_vars, yes[0].step.next_screen, yes, guard)
+                + _plan(schema, screen_vars, no, dropped))
+    target = _majority(samples)
+    kept = by_target[target]
     first = samples[0].step
     for other, lost in sorted(by_target.items()):
         if other != target:
@@ -105,6 +109,33 @@ def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
                 f"{first.screen} {first.action} {first.widget or ''}: {len(lost)} step(s) went to "
                 f"{other} instead of {target}; no state condition tells them apart")
     return _effect_branches(schema, screen_vars, target, kept, None)
+
+
+def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) -> Guard | None:
+    """A guard that holds on the steps going to one screen: the first that holds on all of them
+    and on no other step; else the one (or its negation) that holds on the most steps of one
+    screen other than the majority's and on no step of another, so that guarding them gets
+    right every step the majority alone gets right, and more. The rest are planned again."""
+    majority = _majority(samples)
+    best: tuple[int, Guard] | None = None
+    for guard in guard_candidates(schema, screen_vars, samples):
+        for g in (guard, negation(guard)):
+            yes, no = split(g, samples)
+            targets = {s.step.next_screen for s in yes}
+            if not yes or not no or len(targets) != 1:
+                continue
+            if g is guard and all(s.step.next_screen not in targets for s in no):
+                return g
+            if majority not in targets and _majority(no) == majority and (
+                    best is None or len(yes) > best[0]):
+                best = (len(yes), g)
+    return best[1] if best is not None else None
+
+
+def _majority(samples: list[Sample]) -> str:
+    """The screen most of `samples` go to (ties: the greatest id)."""
+    counts = Counter(s.step.next_screen for s in samples)
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
 
 def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples: list[Sample],

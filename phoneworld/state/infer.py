@@ -5,7 +5,8 @@ step changed, candidate effects are proposed from that step (typed input, anothe
 the hit or selected record's field, a toggle, a numeric step, a constant; append / remove / update
 for collections) and each candidate is scored on all the group's steps where the result is visible.
 A trigger whose steps go to different screens, or whose steps need different effects, is split by
-a guard: a condition on the state before the step that separates them.
+a guard: a condition on the state before the step (before its structural effects too: the
+simulator checks a guard before it runs any effect) that separates them.
 """
 
 from __future__ import annotations
@@ -27,9 +28,13 @@ _SCALARS = ("text", "number", "flag")
 
 @dataclass
 class Sample:
-    """One recorded step with the state before it and the state visible after it."""
+    """One recorded step: the state its guard reads (before the step, as the simulator checks
+    guards before running effects), the state its inferred effects start from (after the step's
+    structural effects: the opened record selected, how the next screen was entered), and the
+    state visible after it."""
 
     step: ObservedStep
+    guarded: dict[str, Any]
     before: dict[str, Any]
     after: dict[str, Any]  # only what the next screen shows
     ctx: Context
@@ -185,7 +190,7 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
     names: set[str] = set()
     values: dict[str, set[Any]] = defaultdict(set)
     for s in samples:
-        for n, v in s.before.items():
+        for n, v in s.guarded.items():
             kind = schema.variables[n].kind
             if kind in ("text", "flag"):
                 names.add(n)
@@ -203,9 +208,19 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
     return guards
 
 
+_NEGATED = {"nonempty": "empty", "empty": "nonempty", "eq": "ne", "ne": "eq", "true": "false",
+            "false": "true"}
+
+
+def negation(guard: Guard) -> Guard:
+    """`not guard` (of a single condition; a conjunction is returned as is)."""
+    op = _NEGATED.get(guard.op)
+    return guard if op is None else guard.model_copy(update={"op": op})
+
+
 def split(guard: Guard, samples: list[Sample]) -> tuple[list[Sample], list[Sample]]:
-    yes = [s for s in samples if holds(guard, s.before, s.ctx)]
-    no = [s for s in samples if not holds(guard, s.before, s.ctx)]
+    yes = [s for s in samples if holds(guard, s.guarded, s.ctx)]
+    no = [s for s in samples if not holds(guard, s.guarded, s.ctx)]
     return yes, no
 
 
