@@ -188,11 +188,13 @@ def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstract
             for (screen, wid), var in schema.text_vars.items():
                 if screen != r.screen or var not in state or wid not in r.texts:
                     continue
+                # Every reading counts, those with no record selected too: a field that showed
+                # a text while none was (typed into on the way to adding one) is not a view.
+                seen[(screen, wid)] += 1
                 for coll, info in schema.variables.items():
                     rec = selected_record(kinds, state, coll) if info.kind == "collection" else None
                     if rec is None:
                         continue
-                    seen[(screen, wid)] += 1
                     for f, (kind, _) in info.fields.items():
                         if kind == "flag" and isinstance(rec.get(f), bool):
                             labels[(screen, wid, coll, f)][rec[f]].add(str(state[var]))

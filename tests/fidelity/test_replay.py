@@ -120,11 +120,6 @@ def test_ticking_a_checkbox_is_a_changing_step() -> None:
     assert all(s.changing for s in replay(compiled).steps)
 
 
-@pytest.mark.xfail(strict=True, reason="state binds the editor's field to the opened record "
-                   "(tests/state: test_a_typed_field_is_not_bound_to_the_selected_record); with "
-                   "the field gone, Save is guarded on entered_main, which Save itself sets "
-                   "(test_a_guard_never_reads_what_the_step_itself_records): the app fails its "
-                   "own typing and Save steps")
 def test_an_app_with_add_and_open_reproduces_every_step_it_was_built_from() -> None:
     compiled = compile_app(traces(
         episode("add", home("a"), tap(ADD), editor(), tap(SAVE), editor(), type_("b"),

@@ -177,10 +177,6 @@ def test_one_trigger_going_to_two_screens_keeps_the_majority_and_says_so() -> No
     assert infer_state(compiled.abstraction, compiled.graph) == compiled.model
 
 
-@pytest.mark.xfail(strict=True, reason="a field counts as showing the opened record when it "
-                   "matched it on every reading that had a selection: readings with none do not "
-                   "count against it, so a typed-into field becomes a view of the record and "
-                   "typing into it does nothing")
 def test_a_typed_field_is_not_bound_to_the_selected_record() -> None:
     model = compile_app(traces(
         episode("add", home("a"), tap(ADD), editor(), type_("b"), editor("b")),
