@@ -3,7 +3,9 @@
 - A widget whose text varies across the observations of its screen, or an editable field, is
   bound to a text (or number) variable; a checkable widget's checked flag to a flag variable.
 - Widgets with the same resource-id on different screens share their variable, so a value seen
-  on one screen shows on the next (a counter on a list and on the same list under a snackbar).
+  on one screen shows on the next (a counter on a list and on the same list under a snackbar);
+  on a screen where its text never varied, such a widget reads the variable when every reading
+  of it showed the value the variable was last shown with.
 - A list container is a collection; its item template's varying texts and checked flags are fields.
 - Every screen that can be entered in more than one way gets an `entered_<screen>` variable
   recording how, so guards can tell "Save after Add" from "Save after Edit".
@@ -115,6 +117,7 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
     var_values: dict[str, set[str]] = defaultdict(set)
     for screen in abstraction.screens:
         _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values)
+    _bind_shared(schema, names, abstraction)
     for var, values in var_values.items():
         fmt = _number_fmt(values) if values else None
         if fmt is not None and schema.variables[var].kind == "text":
@@ -170,6 +173,47 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             var = names.take(f"{node.wid}_on" if node.wid in names.taken else node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "flag", description=_describe(node)))
             schema.flag_vars[(screen, node.wid)] = var
+
+
+def _bind_shared(schema: Schema, names: _VarNames, abstraction: Abstraction) -> None:
+    """Bind the widgets whose text never varied on their own screen but whose resource-id is a
+    variable bound elsewhere, where every reading of theirs showed the value that variable was
+    last shown with (a counter seen once on a second screen must not show a stale count)."""
+    candidates: dict[tuple[str, str], str] = {}
+    for screen in abstraction.screens:
+        for node in _outside_lists(screen.root):
+            var = names.by_key.get(("text", node.resource_id)) if node.resource_id else None
+            if var is not None and (screen.id, node.wid) not in schema.text_vars:
+                candidates[(screen.id, node.wid)] = var
+    agree: dict[tuple[str, str], int] = defaultdict(int)
+    disagree: set[tuple[str, str]] = set()
+    for episode in abstraction.readings:
+        last: dict[str, str] = {}
+        for r in episode:
+            for wid, text in r.texts.items():
+                var = candidates.get((r.screen, wid))
+                if var is not None and var in last:
+                    if last[var] == text:
+                        agree[(r.screen, wid)] += 1
+                    else:
+                        disagree.add((r.screen, wid))
+            for wid, text in r.texts.items():
+                var = schema.text_vars.get((r.screen, wid))
+                if var is not None:
+                    last[var] = text
+    for key, var in candidates.items():
+        if agree[key] and key not in disagree:
+            schema.text_vars[key] = var
+
+
+def _outside_lists(root: TemplateNode) -> list[TemplateNode]:
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.item is None:
+            out.append(node)
+            stack.extend(node.children)
+    return out
 
 
 def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from phoneworld.ir.app import StateVar, Var
 from phoneworld.ir.trace import Observation
 from phoneworld.state import prepare
@@ -63,9 +61,6 @@ def test_widgets_with_one_resource_id_on_two_screens_share_their_variable() -> N
                      ("s01_sent", "unread"): Var(name="unread", fmt="{} unread")}
 
 
-@pytest.mark.xfail(strict=True, reason="a widget is bound only where its own text varies: on a "
-                   "screen seen once, the shared counter's widget stays a literal, so it shows a "
-                   "stale count after the counter changes elsewhere")
 def test_a_shared_variable_is_read_on_a_screen_where_its_widget_was_seen_once() -> None:
     model = compile_app(traces(episode(
         "e0", status("Mail", "3 unread"), tap(REFRESH), status("Mail", "4 unread"), back(),
