@@ -12,9 +12,12 @@ the recorded action and compares the mock's next screen with the recorded one:
 - `reference_change_f1`: the same F1 for a stateless mock that knows the true next screen and shows
   the content last recorded for it (the bar a mock with state has to clear).
 
-A held-out step is *covered* when its recorded next screen was seen in training; the held-out
-figures are given over all held-out steps and over covered ones. A step on a screen training never
-saw, or with such a screen on its back stack, is scored as a miss (the mock cannot be put there).
+A held-out step is *covered* when the app knows every screen it involves: the one it starts on, those
+on its back stack and the recorded next one. The held-out figures are given over all held-out steps
+and over covered ones. A step on a screen training never saw, or with such a screen on its back
+stack, is scored as a miss among all steps (the mock cannot be put there). A held-out episode that
+continues a training one (the tail of an episode cut at the split) starts from the state and back
+stack that one ended in.
 
 Free-running replay (`free_run`) starts from an episode's first screen and applies its actions
 without correction, as an agent would.
@@ -60,7 +63,7 @@ class StepResult:
     change_f1: float | None
     mock_screen: str
     recorded_screen: str
-    covered: bool = True  # the recorded next screen is one the app knows
+    covered: bool = True  # the app knows the step's screen, back stack and recorded next screen
     reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
     reference_observation: float = 0.0  # and its observation match
 
@@ -68,6 +71,10 @@ class StepResult:
 @dataclass
 class Replay:
     steps: list[StepResult] = field(default_factory=list)
+    # each replayed episode's tracked state where it ended, by episode id (what a later episode
+    # that follows it starts from)
+    ends: dict[str, Tracked] = field(default_factory=dict)
+    tracked: list[list[Tracked]] = field(default_factory=list)  # per episode, before each step
 
     def summary(self, covered_only: bool = False) -> Fidelity | None:
         steps = [s for s in self.steps if s.covered or not covered_only]
@@ -127,19 +134,24 @@ def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
 
 
 def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
-                   built_on: bool = False, shown: dict[str, Keys] | None = None) -> Replay:
+                   built_on: bool = False, shown: dict[str, Keys] | None = None,
+                   after: dict[str, Tracked] | None = None) -> Replay:
     """Replay every recorded step of `traces` from its recorded screen and state
     (`built_on`: `traces` are the episodes `abstraction` was built from, already read; `shown`:
     the content the reference mock knows per screen before the first step, by default each
-    screen's first recorded content in `traces`)."""
+    screen's first recorded content in `traces`; `after`: where episodes outside `traces` that
+    some of its episodes follow ended, by id, as `Replay.ends` gives them)."""
     view = abstraction if built_on else readings_for(abstraction, traces)
     steps = graph(traces, view).steps
-    tracked = track(schema, view, _graph_of(view, steps))
+    outside = [(after or {}).get(ep.follows) if ep.follows is not None else None
+               for ep in traces.episodes]
+    tracked = track(schema, view, _graph_of(view, steps), outside)
     known = {v.name for v in spec.state}
     screens = {s.id for s in spec.screens}
     last = dict(shown) if shown is not None else recorded_contents(view, traces)
     sim = Simulator(spec)
-    replay = Replay()
+    replay = Replay(ends={ep.id: tracked[e][-1] for e, ep in enumerate(traces.episodes)},
+                    tracked=tracked)
     for step in steps:
         ep = traces.episodes[step.episode]
         current = ep.steps[step.step].observation.root
@@ -151,7 +163,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
             raise ReplayError(ep.steps[step.step].source) from exc
         if step.screen:
             last[step.screen] = content_keys(current)
-        result.covered = step.next_screen in screens
+        result.covered = all(s in screens for s in (step.screen, step.next_screen, *before.stack))
         reference = last.get(step.next_screen, content_keys(current))
         result.reference_observation = jaccard(reference, content_keys(recorded))
         if result.changing:
@@ -219,7 +231,7 @@ def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet
     """Keep the last `fraction` of each app's recorded actions out of the build.
 
     An episode that straddles the boundary is cut there: its head stays in the build and its tail,
-    starting at the boundary screen, is held out.
+    starting at the boundary screen, is held out and follows the head.
     """
     if fraction <= 0:
         return traces, TraceSet(episodes=())
@@ -242,7 +254,7 @@ def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet
                 tail = tuple(s.model_copy(update={"index": n}) for n, s in enumerate(ep.steps[keep:]))
                 train.append(ep.model_copy(update={"steps": head}))
                 held.append(ep.model_copy(update={"id": f"{ep.id}#heldout", "steps": tail,
-                                                  "follows": None}))
+                                                  "follows": ep.id}))
                 tails[ep.id] = f"{ep.id}#heldout"
             keep -= actions
     return TraceSet(episodes=tuple(train)), TraceSet(episodes=tuple(held))

@@ -170,6 +170,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
         train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
         held_replay = teacher_forced(
             spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
+            after=train_replay.ends,
         ) if held.episodes else None
     fidelity = FidelityReport(
         train=train_replay.summary(),

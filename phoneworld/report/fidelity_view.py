@@ -17,14 +17,13 @@ from typing import Any
 from phoneworld.abstract.shape import content_keys
 from phoneworld.fidelity import Replay, StepResult, place, readings_for
 from phoneworld.graph import graph
-from phoneworld.ir.graph import ObservedStep, TransitionGraph
+from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.report import Fidelity
-from phoneworld.ir.screens import Abstraction
 from phoneworld.ir.trace import TraceSet
 from phoneworld.report.images import THUMB_WIDTH, ImageStore, Picture
 from phoneworld.report.inputs import ReportInputs, screenshot_path
 from phoneworld.runtime.sim import Simulator
-from phoneworld.state.track import Tracked, track
+from phoneworld.state.track import Tracked
 
 MAX_KEYS = 12  # content differences listed per row
 FIGURES = (
@@ -129,13 +128,8 @@ def _action(step: ObservedStep | None, fallback: str) -> str:
     return text
 
 
-def _context(inputs: ReportInputs, traces: TraceSet, view: Abstraction,
-             steps: tuple[ObservedStep, ...], tracked: list[list[Tracked]] | None = None
+def _context(traces: TraceSet, steps: tuple[ObservedStep, ...], tracked: list[list[Tracked]]
              ) -> _Context:
-    if tracked is None:
-        start = view.readings[0][0].screen if view.readings else ""
-        tracked = track(inputs.schema, view, TransitionGraph(start_screen=start, steps=steps,
-                                                             edges=(), reachable=()))
     return _Context(traces, {(s.episode, s.step): s for s in steps}, tracked,
                     {ep.id: n for n, ep in enumerate(traces.episodes)})
 
@@ -180,12 +174,12 @@ def fidelity_view(inputs: ReportInputs, tracked: list[list[Tracked]], images: Im
                   ) -> FidelityView:
     """The figures and mismatch rows (`tracked`: the training episodes' tracked states)."""
     def train_ctx() -> _Context:
-        return _context(inputs, inputs.train, inputs.abstraction, inputs.transitions.steps,
-                        tracked)
+        return _context(inputs.train, inputs.transitions.steps, tracked)
 
     def held_ctx() -> _Context:
         view = readings_for(inputs.abstraction, inputs.held)
-        return _context(inputs, inputs.held, view, graph(inputs.held, view).steps)
+        assert inputs.held_replay is not None
+        return _context(inputs.held, graph(inputs.held, view).steps, inputs.held_replay.tracked)
 
     sets = [ReplaySet("training episodes", len(inputs.train_replay.steps),
                       _rows(inputs, inputs.train_replay, train_ctx, images))]

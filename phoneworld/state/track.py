@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
@@ -42,8 +43,9 @@ def defaults(schema: Schema) -> dict[str, Any]:
 
 
 def navigation(stack: tuple[str, ...], here: str, there: str) -> str:
-    """`pop` when the next screen is below on the stack (popping down to it), else `push`."""
-    if not there or there == here:
+    """`pop` when the next screen is below on the stack (popping down to it), else `push`; `stay`
+    on the screen on top of the stack (also back from a screen the app does not know)."""
+    if not there or there == here or (not here and stack[-1:] == (there,)):
         return "stay"
     if there in stack[:-1]:
         return "pop"
@@ -62,15 +64,18 @@ def apply_navigation(stack: tuple[str, ...], nav: str, there: str) -> tuple[str,
     return (stack + (there,))[-STACK_LIMIT:]
 
 
-def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph
-          ) -> list[list[Tracked]]:
-    """Per episode, the tracked state before each step (one more entry than actions)."""
+def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
+          outside: Sequence[Tracked | None] = ()) -> list[list[Tracked]]:
+    """Per episode, the tracked state before each step (one more entry than actions).
+    `outside`: per episode, where an episode not among these readings that it follows ended (a
+    held-out tail starts where its training head ended)."""
     by_step = {(s.episode, s.step): s for s in graph.steps}
     follows = abstraction.follows or (None,) * len(abstraction.readings)
     out: list[list[Tracked]] = []
     for e, readings in enumerate(abstraction.readings):
-        state, stack = _start(schema, out[follows[e]][-1] if follows[e] is not None else None,
-                              readings[0].screen)
+        before = out[follows[e]][-1] if follows[e] is not None else (
+            outside[e] if e < len(outside) else None)
+        state, stack = _start(schema, before, readings[0].screen)
         state.update(schema.values(readings[0]))
         episode = [Tracked(copy.deepcopy(state), stack)]
         for i in range(1, len(readings)):

@@ -90,7 +90,7 @@ def test_each_app_is_split_on_its_own_count() -> None:
                            ("b1", [0, 1, 2], [1, 2, None])]
 
 
-def test_a_held_out_episode_following_a_cut_one_follows_its_tail() -> None:
+def test_a_cut_episode_s_tail_follows_its_head_and_the_next_one_follows_the_tail() -> None:
     from phoneworld.fidelity import split_heldout
     from tests.compiler_support import back, click, episode, screen, traces
 
@@ -98,6 +98,7 @@ def test_a_held_out_episode_following_a_cut_one_follows_its_tail() -> None:
     second = episode("r#2", screen(), back(), screen()).model_copy(update={"follows": "r#1"})
     train, held = split_heldout(traces(first, second), 0.5)
     assert [e.id for e in train.episodes] == ["r#1"]
-    assert [(e.id, e.follows) for e in held.episodes] == [("r#1#heldout", None),
+    # the tail continues the training head (replay starts it where the head ended)
+    assert [(e.id, e.follows) for e in held.episodes] == [("r#1#heldout", "r#1"),
                                                           ("r#2", "r#1#heldout")]
     assert held.follows() == (None, 0)

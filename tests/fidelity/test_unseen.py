@@ -1,5 +1,6 @@
 """Held-out steps on screens, or with back stacks, that training never saw are scored as misses
-(never raised), and the coverage figures tell them apart from wrong behaviour."""
+(never raised), and the coverage figures tell them apart from wrong behaviour: a step is covered
+when the app knows its screen, its back stack and its recorded next screen."""
 
 from __future__ import annotations
 
@@ -49,15 +50,16 @@ def test_unseen_screen_and_stack_are_misses_not_errors() -> None:
     # a known screen, but the recorded next screen is one training never saw: not covered, a miss
     to_unseen = steps[("ep1", 0)]
     assert not to_unseen.covered and not to_unseen.transition_match
-    # on the unseen screen: covered (the next screen is known), but the mock cannot start there
+    # on the unseen screen, to a known one: not covered (the mock cannot start there), a miss
     on_unseen = steps[("ep2", 0)]
-    assert on_unseen.covered and not on_unseen.transition_match and on_unseen.mock_screen == ""
-    # on a known screen with the unseen one on its back stack: a miss, not an error
+    assert not on_unseen.covered and not on_unseen.transition_match and on_unseen.mock_screen == ""
+    # on a known screen with the unseen one on its back stack: not covered either, a miss
     over_unseen = steps[("ep2", 1)]
+    assert not over_unseen.covered
     assert not over_unseen.transition_match and over_unseen.mock_screen == ""
-    assert replay.coverage() == round(1 / 3, 4)
-    covered, every = replay.summary(covered_only=True), replay.summary()
-    assert covered is not None and covered.steps == 1
+    assert replay.coverage() == 0.0
+    assert replay.summary(covered_only=True) is None
+    every = replay.summary()
     assert every is not None and every.steps == 3 and every.transition_match == 0.0
 
 
@@ -89,3 +91,27 @@ def test_place_refuses_an_unseen_stack_and_leaves_the_simulator_alone() -> None:
     assert sim.snapshot() == before
     assert place(sim, step, Tracked({}, (built.graph.steps[0].screen, detail_screen)), set())
     assert sim.screen == detail_screen and sim.stack == (built.graph.steps[0].screen,)
+
+
+def test_a_held_out_tail_starts_from_where_its_training_head_ended() -> None:
+    """Back on the first held-out screen (never pressed there in training, so the mock pops its
+    stack) returns to the screen the training head left below it."""
+    from phoneworld.fidelity import split_heldout
+
+    recorded = traces(episode("ep0", main_screen(), centre(OPEN), detail("A"), back(),
+                              main_screen()))
+    train, held = split_heldout(recorded, 0.5)  # the back is held out, on the detail screen
+    assert [len(e.steps) for e in held.episodes] == [2]
+    built = compile_app(train)
+    trained = teacher_forced(built.spec, built.schema, built.abstraction, train, built_on=True)
+    shown = recorded_contents(built.abstraction, train, last=True)
+    alone = teacher_forced(built.spec, built.schema, built.abstraction, held, shown=shown)
+    joined = teacher_forced(built.spec, built.schema, built.abstraction, held, shown=shown,
+                            after=trained.ends)
+    main = joined.steps[0].recorded_screen
+    # without the head, the tail's stack holds only the detail screen: back leaves the app
+    assert alone.tracked[0][0].stack == (joined.tracked[0][0].stack[-1],)
+    assert not alone.steps[0].transition_match
+    # with it, the main screen is below: back returns there, as recorded
+    assert joined.tracked[0][0].stack == (main, joined.tracked[0][0].stack[-1])
+    assert joined.steps[0].transition_match and joined.steps[0].covered
