@@ -11,8 +11,12 @@ the row is the set's main app (the one with the most recorded steps), read from 
 - chg: training changing steps; train match / F1: training `transition_match_changing` and
   `change_f1`; ref F1: the change F1 of a stateless mock that knows the true next screen and shows
   its last recorded content (computed by the build from the recording itself);
-- held: the held-out figures over all held-out steps, cov: the share of held-out changing steps whose
-  recorded next screen was seen in training, and the held-out figures over those covered steps.
+- held: the held-out figures over all held-out steps, cov: the share of held-out changing steps on
+  screens training saw (the step's own, its back stack's and its recorded next screen), and the
+  held-out figures over those covered steps;
+- known: the share of the covered changing steps whose trigger (screen, action, widget) training
+  recorded, and known match: their `transition_match_changing` (a miss there is wrong behaviour,
+  a covered miss outside it an input the mock never saw).
 
 A closing line gives the means of each column. The table is also written as JSON (default
 bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
@@ -40,6 +44,7 @@ COLUMNS = (  # (key, heading, width)
     ("chg", "chg", 5), ("train_match", "train match", 11), ("train_f1", "train F1", 8),
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
+    ("known", "known", 5), ("known_match", "known match", 11),
     ("tasks", "tasks", 5), ("seconds", "s", 6),
 )
 
@@ -81,6 +86,7 @@ def build_set(folder: Path, heldout: float, out: Path, timeout: float) -> dict[s
 def figures(report: dict[str, Any]) -> dict[str, Any]:
     fid = report["fidelity"]
     train, held, cov = fid.get("train") or {}, fid.get("heldout") or {}, fid.get("heldout_covered") or {}
+    known = fid.get("heldout_known_trigger") or {}
     return {
         "app": report["app"], "steps": report["steps"], "screens": report["screens"],
         "chg": train.get("changing_steps"),
@@ -89,6 +95,10 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "held_match": held.get("transition_match_changing"), "held_f1": held.get("change_f1"),
         "coverage": fid.get("heldout_coverage"),
         "covered_match": cov.get("transition_match_changing"), "covered_f1": cov.get("change_f1"),
+        # of the covered changing steps, the share with a trigger training recorded, and their match
+        "known": (round(known["changing_steps"] / cov["changing_steps"], 4)
+                  if known.get("changing_steps") is not None and cov.get("changing_steps") else None),
+        "known_match": known.get("transition_match_changing"),
         "tasks": (report.get("tasks") or {}).get("kept"),
     }
 

@@ -14,7 +14,9 @@ the recorded action and compares the mock's next screen with the recorded one:
 
 A held-out step is *covered* when the app knows every screen it involves: the one it starts on, those
 on its back stack and the recorded next one. The held-out figures are given over all held-out steps
-and over covered ones. A step on a screen training never saw, or with such a screen on its back
+and over covered ones, and over the covered steps whose trigger (screen, action, widget) training
+recorded: wrong behaviour where the mock had evidence, told apart from an input it never saw. A
+step on a screen training never saw, or with such a screen on its back
 stack, is scored as a miss among all steps (the mock cannot be put there). A held-out episode that
 continues a training one (the tail of an episode cut at the split) starts from the state and back
 stack that one ended in.
@@ -66,6 +68,7 @@ class StepResult:
     covered: bool = True  # the app knows the step's screen, back stack and recorded next screen
     reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
     reference_observation: float = 0.0  # and its observation match
+    known_trigger: bool = True  # the app has a rule for the step's screen, action and widget
 
 
 @dataclass
@@ -76,8 +79,11 @@ class Replay:
     ends: dict[str, Tracked] = field(default_factory=dict)
     tracked: list[list[Tracked]] = field(default_factory=list)  # per episode, before each step
 
-    def summary(self, covered_only: bool = False) -> Fidelity | None:
-        steps = [s for s in self.steps if s.covered or not covered_only]
+    def summary(self, covered_only: bool = False, known_only: bool = False) -> Fidelity | None:
+        """The figures over all steps, the covered ones, or the covered ones with a known
+        trigger."""
+        steps = [s for s in self.steps if (s.covered or not covered_only)
+                 and (s.covered and s.known_trigger or not known_only)]
         if not steps:
             return None
         changing = [s for s in steps if s.changing]
@@ -148,6 +154,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
     tracked = track(schema, view, _graph_of(view, steps), outside)
     known = {v.name for v in spec.state}
     screens = {s.id for s in spec.screens}
+    triggers = {(t.screen, t.action, t.widget) for t in spec.transitions}
     last = dict(shown) if shown is not None else recorded_contents(view, traces)
     sim = Simulator(spec)
     replay = Replay(ends={ep.id: tracked[e][-1] for e, ep in enumerate(traces.episodes)},
@@ -164,6 +171,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
         if step.screen:
             last[step.screen] = content_keys(current)
         result.covered = all(s in screens for s in (step.screen, step.next_screen, *before.stack))
+        result.known_trigger = (step.screen, step.action, step.widget) in triggers
         reference = last.get(step.next_screen, content_keys(current))
         result.reference_observation = jaccard(reference, content_keys(recorded))
         if result.changing:

@@ -177,6 +177,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
         heldout=held_replay.summary() if held_replay is not None else None,
         heldout_covered=held_replay.summary(covered_only=True) if held_replay is not None else None,
         heldout_coverage=held_replay.coverage() if held_replay is not None else None,
+        heldout_known_trigger=(held_replay.summary(covered_only=True, known_only=True)
+                               if held_replay is not None else None),
     )
     report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
     with _stage("tasks"):

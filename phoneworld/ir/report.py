@@ -20,10 +20,14 @@ class Fidelity(Frozen):
 class FidelityReport(Frozen):
     train: Fidelity | None = None
     heldout: Fidelity | None = None
-    # held-out steps whose recorded next screen was seen in training, and their share of the
-    # held-out changing steps: tells an unseen screen from wrong behaviour
+    # held-out steps on screens training saw (their own, their back stack's and the recorded next
+    # one), and their share of the held-out changing steps: tells an unseen screen from wrong
+    # behaviour
     heldout_covered: Fidelity | None = None
     heldout_coverage: float | None = None
+    # the covered steps whose trigger (screen, action, widget) training recorded: tells an input
+    # the mock never saw from wrong behaviour where it had evidence
+    heldout_known_trigger: Fidelity | None = None
 
 
 class StateVarSummary(Frozen):

@@ -115,3 +115,8 @@ def test_a_held_out_tail_starts_from_where_its_training_head_ended() -> None:
     # with it, the main screen is below: back returns there, as recorded
     assert joined.tracked[0][0].stack == (main, joined.tracked[0][0].stack[-1])
     assert joined.steps[0].transition_match and joined.steps[0].covered
+    # training never pressed back there: a covered step with a trigger the app has no rule for
+    assert not joined.steps[0].known_trigger
+    assert joined.summary(covered_only=True) is not None
+    assert joined.summary(covered_only=True, known_only=True) is None
+    assert all(s.known_trigger for s in trained.steps)
