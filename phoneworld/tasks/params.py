@@ -3,8 +3,16 @@
 `instantiate(spec, app, seed)` gives the `TaskInstance` an episode runs: the app's initial state
 with the task's overrides (normalized by the runtime), the parameters drawn from
 `random.Random(f"{task id}:{seed}")` (so a draw is the same on every machine), and the rendered
-instruction. With a verifier, draws that the start state already satisfies are re-drawn (a task
-that is done before it starts teaches nothing); `distinct_from` is honoured the same way.
+instruction.
+
+A draw means what the instruction says, or it is re-drawn: the parameters of one generator kind
+are all different (two placeholders name two things), `distinct_from` is honoured, and, with a
+verifier, neither the rule nor a top-level clause that names a parameter already holds at the
+start: "add a note titled X" never draws an X that is already a note, "mark X done" never a note
+that is done. A clause on app data that holds whichever record is drawn ("the note X still
+exists") keeps things as they are and is not counted; the rest of the rule (other records,
+settings) holds at the start by design. A task whose draws all fail raises `InputError` with the
+reason.
 """
 
 from __future__ import annotations
@@ -12,13 +20,17 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from phoneworld.errors import EnvError, InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import compile_app
 from phoneworld.runtime.validate import normalize_state
+from phoneworld.tasks import rules as r
 from phoneworld.tasks import spec as s
+
+if TYPE_CHECKING:
+    from phoneworld.tasks.codegen import Verifier
 
 MAX_DRAWS = 25
 PHRASES = (
@@ -119,28 +131,85 @@ def draw_params(spec: s.TaskSpec, state: Any, rng: random.Random,
     return out
 
 
+def fresh(spec: s.TaskSpec) -> set[str]:
+    """The parameters whose values the agent is asked to create or write (not found in the app)."""
+    return {n for n, p in spec.params.items() if not isinstance(p, s.AppDataGen)}
+
+
+def top_clauses(rule: r.RuleNode) -> tuple[r.RuleNode, ...]:
+    """The rule's top-level clauses, in the order `Verifier.clauses_held` reports them."""
+    return rule.all_of if isinstance(rule, r.AllOf) else (rule,)
+
+
+def draw_problem(spec: s.TaskSpec, params: dict[str, Any], start: dict[str, Any],
+                 verify: Verifier | None, sources: Sources | None = None) -> str | None:
+    """Why a draw does not mean what the instruction says, or None."""
+    for name, p in sorted(spec.params.items()):
+        for other in p.distinct_from:
+            if other in params and params[name] == params[other]:
+                return f"{{{name}}} and {{{other}}} must differ, both drew {params[name]!r}"
+        for other, q in sorted(spec.params.items()):
+            if other < name and type(q) is type(p) and getattr(q, "source", None) == getattr(
+                    p, "source", None) and params[name] == params[other]:
+                return f"{{{other}}} and {{{name}}} name two things, both drew {params[name]!r}"
+    if verify is None:
+        return None
+    if verify(start, params, None).passed:
+        return "the whole rule already holds at the start"
+    new = fresh(spec)
+    held = verify.clauses_held(start, params, None)
+    for i, (clause, holds) in enumerate(zip(top_clauses(spec.rule), held)):
+        named = r.params_used(clause)
+        if not holds or not named or (not named & new and _holds_for_any(
+                spec, verify, i, start, params, named, sources)):
+            continue
+        from phoneworld.tasks.codegen import clause_text
+
+        return (f"{', '.join('{' + n + '}' for n in sorted(named))} = "
+                f"{', '.join(repr(params[n]) for n in sorted(named))}: "
+                f"'{clause_text(clause)}' already holds at the start")
+    return None
+
+
+def _holds_for_any(spec: s.TaskSpec, verify: Verifier, i: int, start: dict[str, Any],
+                   params: dict[str, Any], names: set[str], sources: Sources | None) -> bool:
+    """Whether top-level clause `i` holds at the start whichever value the app-data parameters
+    `names` take: a clause that keeps something as it is ("the note {old} still exists"), not one
+    the draw happens to satisfy already ("mark {old} done" drawing a done note)."""
+    for name in names:
+        p = spec.params[name]
+        for value in (sources or source_values)(p.source, start)[:MAX_DRAWS]:
+            if not verify.clauses_held(start, {**params, name: value}, None)[i]:
+                return False
+    return True
+
+
 def draw_instance(spec: s.TaskSpec, seed: int | None, start: Callable[[Any], dict[str, Any]],
                   sources: Sources | None = None,
-                  verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+                  verify: Verifier | None = None) -> TaskInstance:
     """A draw of `spec` (seed None: the canonical one, `spec.seed`) whose initial state is
-    `start(params)` (`start(None)`: the state the parameters are drawn from). Shared by an
-    app's tasks (`instantiate`) and a world's (`phoneworld.world.schema.instantiate`)."""
+    `start(params)` (`start(None)`: the state the parameters are drawn from), re-drawn until it
+    means what the instruction says (`draw_problem`). Shared by an app's tasks (`instantiate`)
+    and a world's (`phoneworld.world.schema.instantiate`)."""
     seed = spec.seed if seed is None else seed
     state = start(None)
     rng = random.Random(f"{spec.id}:{seed}")
     params = draw_params(spec, state, rng, sources)
-    for _ in range(MAX_DRAWS if spec.params else 0):
-        distinct = all(params[n] != params.get(o) for n, p in spec.params.items()
-                       for o in p.distinct_from)
-        if distinct and (verify is None or not verify(start(params), params, None).passed):
-            break
+    problem = draw_problem(spec, params, start(params), verify, sources) if spec.params else None
+    for _ in range(MAX_DRAWS if problem else 0):
         params = draw_params(spec, state, rng, sources)
+        problem = draw_problem(spec, params, start(params), verify, sources)
+        if problem is None:
+            break
+    if problem is not None:
+        raise InputError(f"task {spec.id}: no draw of its parameters in {MAX_DRAWS + 1} tries "
+                         f"means what the instruction says; the last: {problem}")
     return TaskInstance(spec, params, start(params), s.render_instruction(spec.instruction, params),
                         seed)
 
 
 def instantiate(spec: s.TaskSpec, app: AppSpec, seed: int | None = None,
-                verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+                verify: Verifier | None = None) -> TaskInstance:
     """A draw of `spec` in `app` (seed None: the canonical one, `spec.seed`)."""
     try:
         state = task_state(spec, app)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from phoneworld.errors import EnvError, InputError
 from phoneworld.ir.app import FieldSpec, StateVar
 from phoneworld.tasks import spec as s
 from phoneworld.tasks.params import TaskInstance, draw_instance
 from phoneworld.world.device import CLIPBOARD, FILES, NOTIFICATIONS, World
+
+if TYPE_CHECKING:
+    from phoneworld.tasks.codegen import Verifier
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def task_state(spec: s.TaskSpec, schema: WorldSchema,
 
 
 def instantiate(spec: s.TaskSpec, schema: WorldSchema, seed: int | None = None,
-                verify: Callable[[Any, Any, Any], Any] | None = None) -> TaskInstance:
+                verify: Verifier | None = None) -> TaskInstance:
     """A draw of a world task (as `phoneworld.tasks.params.instantiate` for one app); the start
     state depends on the draw where an override names a parameter."""
     try:
