@@ -151,6 +151,12 @@ def is_switch(w: Widget) -> bool:
     return w.cls.rsplit(".", 1)[-1] in SWITCH_CLASSES
 
 
+def is_checkbox(w: Widget) -> bool:
+    """A box a tap both checks and clears (a radio button only selects)."""
+    return w.cls.rsplit(".", 1)[-1] in ("CheckBox", "AppCompatCheckBox",
+                                        "MaterialCheckBox")
+
+
 def flag_phrase(w: Widget, label: str, on: bool) -> str:
     """"Turn on Dark mode", "Check "Vibrate"", "Select "5 minutes"" and their opposites."""
     short = w.cls.rsplit(".", 1)[-1]

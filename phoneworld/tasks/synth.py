@@ -8,7 +8,7 @@ start, each turned into a task draft with a natural instruction.
 - delete: a `remove` -> "Delete the note "{title}""
 - select: a `select` -> "Open the note "{title}""
 - setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
-  from a seeded initial state, for switches)
+  from a seeded initial state, for switches and checkboxes: not for radio buttons)
 - counter: a number variable an `add` changes -> "Decrease the streak by 1"
 - fill: a typed field no effect reads -> "Type "{text}" into the search field"
 
@@ -152,18 +152,27 @@ def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:
         yield v.name, label or nm.humanize(v.name), bound[1] if bound is not None else None
 
 
+def _setting(name: str, label: str, w: object, on: bool, seed: Raw) -> Draft:
+    text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
+            else f"Turn {'on' if on else 'off'} {label}")
+    return Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
+                 [{"equals": {"var": name, "value": on}}], initial_state=seed, targets=(name,))
+
+
 def settings(facts: AppFacts) -> Iterator[Draft]:
+    """Each flag set away from its start value; a switch also back, from a seeded start. A
+    checkbox's way back comes after every flag's first task (the per-kind cap keeps the variety):
+    unchecking a seeded box is another end state, where a radio button cannot be cleared by a tap."""
+    later: list[Draft] = []
     for name, label, w in _flag_vars(facts):
         init = bool(facts.start.get(name, False))
-        targets = [(not init, {})]
+        yield _setting(name, label, w, not init, {})
+        back = _setting(name, label, w, init, {name: not init})
         if w is not None and nm.is_switch(w):  # type: ignore[arg-type]
-            targets.append((init, {name: not init}))
-        for on, seed in targets:
-            text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
-                    else f"Turn {'on' if on else 'off'} {label}")
-            yield Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
-                        [{"equals": {"var": name, "value": on}}], initial_state=seed,
-                        targets=(name,))
+            yield back
+        elif w is not None and nm.is_checkbox(w):  # type: ignore[arg-type]
+            later.append(back)
+    yield from later
 
 
 def counters(facts: AppFacts) -> Iterator[Draft]:
