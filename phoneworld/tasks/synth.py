@@ -2,10 +2,12 @@
 start, each turned into a task draft with a natural instruction.
 
 - create: an `append` whose record takes a typed field -> "Add a note titled "{title}"" (and
-  "... and mark it as done" when records have a flag a user can set)
+  "... and mark it as done" when records have a flag a user can set); one that takes none ->
+  "Add a new photo to the list on the "Album" screen" (the list ends one record longer)
 - edit: a `set` of a record field from a typed field -> "Rename the note "{old}" to "{new}""
 - toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done"
-- delete: a `remove` -> "Delete the note "{title}""
+- delete: a `remove` -> "Delete the note "{title}"" ("Delete one photo ..." where no text field
+  names a record)
 - select: a `select` -> "Open the note "{title}""
 - setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
   from a seeded initial state, for switches and checkboxes: not for radio buttons)
@@ -50,6 +52,31 @@ def _typed_field(facts: AppFacts, record: dict[str, object], c: Collection) -> s
     return fields[0] if fields else None
 
 
+def _list_place(facts: AppFacts, c: Collection) -> str:
+    """' to the list on the "Inbox" screen' (the first reachable screen showing the list)."""
+    for sid, w, _ in nm.widgets(facts.app):
+        if sid in facts.reachable and w.list is not None and w.list.collection == c.var.name:
+            title = nm.screen_title(facts.app, sid)
+            return f' to the list on the "{title}" screen' if title else " to the list"
+    return ""
+
+
+def _one_more(facts: AppFacts, c: Collection, change: int) -> Draft:
+    """A record added or removed where no typed text names it: the list ends one longer or
+    shorter (the count pin is the rule; which record goes is the app's business)."""
+    coll, n = c.var.name, len(facts.start.get(c.var.name) or [])
+    place = _list_place(facts, c)
+    deltas: dict[str, tuple[int, int]] = {coll: (change, change)}
+    if change > 0:
+        kind, slug, text = "create", f"{c.noun}_added", f"Add a new {c.noun}{place}"
+    else:
+        kind, slug = "delete", f"{c.noun}_removed"
+        text = f"Delete one {c.noun}{place.replace(' to ', ' from ', 1)}"
+        deltas.update({f"{coll}.{f}": (-1, 0) for f in c.flags})  # the one removed may be set
+    return Draft(kind, slug, text, [{"count": {"collection": coll, "equals": n + change}}],
+                 deltas=deltas)
+
+
 def creates(facts: AppFacts) -> Iterator[Draft]:
     for t in facts.app.transitions:
         if t.screen not in facts.reachable:
@@ -57,6 +84,8 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
         for e in t.effects:
             c = facts.collections.get(getattr(e, "collection", "")) if e.kind == "append" else None
             field = _typed_field(facts, dict(e.record), c) if c is not None else None
+            if c is not None and field is None:
+                yield _one_more(facts, c, 1)
             if c is None or field is None:
                 continue
             base = f"Add a {c.noun} {_named(c.noun, field, 'title')}"
@@ -123,6 +152,9 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
             continue
         for e in t.effects:
             c = facts.collections.get(getattr(e, "collection", ""))
+            if c is not None and c.id_field is None and e.kind == "remove" \
+                    and facts.start.get(c.var.name):
+                yield _one_more(facts, c, -1)
             if c is None or c.id_field is None or e.kind not in ("remove", "select"):
                 continue
             coll, idf = c.var.name, c.id_field
@@ -160,9 +192,9 @@ def _setting(name: str, label: str, w: object, on: bool, seed: Raw) -> Draft:
 
 
 def settings(facts: AppFacts) -> Iterator[Draft]:
-    """Each flag set away from its start value; a switch also back, from a seeded start. A
-    checkbox's way back comes after every flag's first task (the per-kind cap keeps the variety):
-    unchecking a seeded box is another end state, where a radio button cannot be cleared by a tap."""
+    """Each flag set away from its start value; a switch or a checkbox also back, from a seeded
+    start (a radio button cannot be cleared by a tap). A checkbox's way back comes after every
+    flag's first task, so that the per-kind cap keeps the variety."""
     later: list[Draft] = []
     for name, label, w in _flag_vars(facts):
         init = bool(facts.start.get(name, False))

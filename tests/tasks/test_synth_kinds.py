@@ -3,7 +3,7 @@ nothing typed, fields whose text another screen copies, fields that read alike o
 
 from __future__ import annotations
 
-from phoneworld.ir.app import AppSpec
+from phoneworld.ir.app import AppSpec, RemoveEffect
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import sanity
@@ -45,3 +45,40 @@ def test_a_radio_button_is_not_cleared() -> None:
                                                     "android.widget.RadioButton")
     ids = {t.id for t in synthesize(AppSpec.model_validate_json(raw)).tasks}
     assert "setting_wi_fi_only_on" in ids and "setting_wi_fi_only_off" not in ids
+
+
+ADD = view(BUTTON, b(40, 1700, 1040, 1820), id="add", text="Add photo", clickable=True)
+
+
+def gallery(n: int) -> Observation:
+    """A title and a list of `n` image rows (nothing in a row has text), each with a remove
+    button, and an "Add photo" button."""
+    rows = []
+    for k in range(n):
+        y = 300 + k * 200
+        rows.append(view(LINEAR, b(0, y, W, y + 200),
+                         view(IMAGE, b(40, y + 20, 600, y + 180), id="thumb"),
+                         view(BUTTON, b(700, y + 40, 860, y + 160), id="remove", desc="Remove",
+                              clickable=True), id="row"))
+    return screen(view(TEXT, b(40, 100, 1040, 200), id="title", text="Photos"),
+                  view(RECYCLER, b(0, 300, W, 1600), *rows, id="photos", scrollable=True), ADD)
+
+
+def test_a_list_that_grows_and_shrinks_with_nothing_typed_gets_create_and_delete() -> None:
+    app = compile_app(traces(episode(
+        "e0", gallery(2), tap(ADD), gallery(3), tap(ADD), gallery(4), click(780, 400),
+        gallery(3), click(780, 600), gallery(2),
+    ))).spec
+    # The state pass does not tell which of several field-less records went; say it here.
+    remove = RemoveEffect(collection="photos", target="item")
+    app = app.model_copy(update={"transitions": tuple(
+        t.model_copy(update={"effects": (remove,)}) if t.widget == "remove" else t
+        for t in app.transitions)})
+    kept = _kept(app)
+    create, delete = kept["create_photo_added"], kept["delete_photo_removed"]
+    assert create.instruction == 'Add a new photo to the list on the "Photos" screen'
+    assert delete.instruction == 'Delete one photo from the list on the "Photos" screen'
+    assert create.rule.model_dump(exclude_none=True) == {
+        "count": {"collection": "photos", "where": {}, "equals": 3}}
+    assert delete.rule.model_dump(exclude_none=True) == {
+        "count": {"collection": "photos", "where": {}, "equals": 1}}
