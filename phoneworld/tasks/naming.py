@@ -99,7 +99,9 @@ def _literal(w: Widget) -> str:
 
 
 def _label_like(text: str) -> bool:
-    return 0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
+    """A few words (not a sentence, nor a quote mark or an icon glyph alone)."""
+    return (0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
+            and any(ch.isalnum() for ch in text))
 
 
 def widget_label(w: Widget, parent: Widget | None) -> str:

@@ -12,7 +12,9 @@ start, each turned into a task draft with a natural instruction.
 - setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
   from a seeded initial state, for switches and checkboxes: not for radio buttons)
 - counter: a number variable an `add` changes -> "Decrease the streak by 1"
-- fill: a typed field no effect reads -> "Type "{text}" into the search field"
+- fill: a typed field no effect writes into a list record (that is a create or edit task's input)
+  -> "Type "{text}" into the search field"; fields that would read alike are told apart by their
+  place on the screen ("the second Address field") or by what they show at the start
 
 Information-retrieval tasks are in `synth_answers`, pairs and final assembly in `synth_pairs`.
 """
@@ -228,17 +230,51 @@ def counters(facts: AppFacts) -> Iterator[Draft]:
                         [{"equals": {"var": name, "value": init + d}}], targets=(name,))
 
 
-def fills(facts: AppFacts) -> Iterator[Draft]:
-    read_by_effects = set()
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _record_inputs(facts: AppFacts) -> set[str]:
+    """Variables an effect writes into a list record: what a user types there is the create or
+    edit task's input, not a task of its own."""
+    out = set()
     for t in facts.app.transitions:
         for e in t.effects:
+            ref = getattr(e, "ref", None)
+            into_record = e.kind == "append" or (ref is not None and ref.kind == "record")
             for ex in [getattr(e, "value", None), *getattr(e, "record", {}).values()]:
-                if getattr(ex, "kind", None) == "var":
-                    read_by_effects.add(ex.name)
-    for name in sorted(facts.typable - read_by_effects):
-        bound = nm.bound_widget(facts.app, name, "text")
-        label = (nm.field_label(facts.app, *bound) if bound is not None
-                 else f"the {nm.humanize(name)} field")
+                if into_record and getattr(ex, "kind", None) == "var":
+                    out.add(ex.name)
+    return out
+
+
+def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
+    """How each typed field is named; fields of one screen that would read the same are told
+    apart by their place on it ("the second text field of the "Sign in" screen")."""
+    found = {n: nm.bound_widget(facts.app, n, "text") for n in names}
+    labels = {n: (nm.field_label(facts.app, *b) if b is not None else f"the {nm.humanize(n)} field")
+              for n, b in found.items()}
+    order = {id(w): k for k, (_, w, _) in enumerate(nm.widgets(facts.app))}
+    for label in {v for v in labels.values() if list(labels.values()).count(v) > 1}:
+        same = [n for n in names if labels[n] == label]
+        spots = [found[n] for n in same]
+        if all(b is not None for b in spots) and len({b[0] for b in spots}) == 1 \
+                and len(same) <= len(ORDINALS):  # type: ignore[index]
+            same.sort(key=lambda n: order[id(found[n][1])])  # type: ignore[index]
+            for k, n in enumerate(same):
+                labels[n] = f"the {ORDINALS[k]} {label.removeprefix('the ')}"
+            continue
+        # On several screens: by what each shows at the start, where that is its own (the
+        # others keep the shared label, and all but one of them are dropped as duplicates).
+        shows = {n: " ".join(str(facts.start.get(n) or "").split()) for n in same}
+        for n in same:
+            if shows[n] and len(shows[n]) <= 40 and list(shows.values()).count(shows[n]) == 1:
+                labels[n] = f"the text field showing {nm.quoted(shows[n])}"
+    return labels
+
+
+def fills(facts: AppFacts) -> Iterator[Draft]:
+    names = sorted(facts.typable - _record_inputs(facts))
+    for name, label in _field_labels(facts, names).items():
         yield Draft("fill", nm.humanize(name), f'Type "{{text}}" into {label}',
                     [{"equals": {"var": name, "value": _p("text")}}], {"text": PHRASE},
                     targets=(name,))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from phoneworld.ir.app import AppSpec, RemoveEffect
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks import naming as nm
 from phoneworld.tasks import sanity
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synthesis import synthesize
@@ -82,3 +83,54 @@ def test_a_list_that_grows_and_shrinks_with_nothing_typed_gets_create_and_delete
         "count": {"collection": "photos", "where": {}, "equals": 3}}
     assert delete.rule.model_dump(exclude_none=True) == {
         "count": {"collection": "photos", "where": {}, "equals": 1}}
+
+
+NAME = view(EDIT, b(40, 300, 1040, 420), id="name")
+NEXT = view(BUTTON, b(40, 1700, 1040, 1820), id="next", text="Next", clickable=True)
+
+
+def test_a_field_whose_text_the_next_screen_shows_gets_a_fill_task() -> None:
+    def form(typed: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text="Sign up"),
+                      NAME.model_copy(update={"text": typed}), NEXT)
+
+    def welcome(name: str) -> Observation:
+        return screen(view(TEXT, b(40, 300, 1040, 420), id="hello", text=name),
+                      activity=".WelcomeActivity")
+
+    app = compile_app(traces(
+        episode("e0", form(""), type_("Ada"), form("Ada"), tap(NEXT), welcome("Ada")),
+        episode("e1", form(""), type_("Bob"), form("Bob"), tap(NEXT), welcome("Bob")),
+    )).spec
+    copies = [e for t in app.transitions for e in t.effects
+              if e.kind == "set" and e.value.kind == "var" and e.value.name == "name"]
+    assert copies, "the welcome text is a copy of the typed name"
+    fill = _kept(app)["fill_name"]
+    assert fill.instruction == 'Type "{text}" into the name field'
+
+
+def test_fields_that_read_alike_on_one_screen_are_told_apart_by_place() -> None:
+    top, low = (view(EDIT, b(40, y, 1040, y + 120)) for y in (300, 500))
+
+    def form(a: str, c: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text="Address"),
+                      top.model_copy(update={"text": a}), low.model_copy(update={"text": c}))
+
+    app = compile_app(traces(episode(
+        "e0", form("", ""), tap(top), form("", ""), type_("Main St"), form("Main St", ""),
+        tap(low), form("Main St", ""), type_("Springfield"), form("Main St", "Springfield"),
+    ))).spec
+    fills = sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
+    assert fills == ['Type "{text}" into the first Address field',
+                     'Type "{text}" into the second Address field']
+
+
+def test_a_text_with_no_letter_or_digit_names_no_screen() -> None:
+    app = compile_app(traces(episode("e0", screen(
+        view(TEXT, b(40, 20, 200, 90), text='""'), view(TEXT, b(40, 100, 1040, 200), text="Login"),
+        view(EDIT, b(40, 300, 1040, 420), id="user_edit_text"),
+    ), type_("ada"), screen(
+        view(TEXT, b(40, 20, 200, 90), text='""'), view(TEXT, b(40, 100, 1040, 200), text="Login"),
+        view(EDIT, b(40, 300, 1040, 420), id="user_edit_text", text="ada"),
+    )))).spec
+    assert nm.screen_title(app, app.start_screen) == "Login"
