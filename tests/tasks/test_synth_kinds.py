@@ -134,3 +134,14 @@ def test_a_text_with_no_letter_or_digit_names_no_screen() -> None:
         view(EDIT, b(40, 300, 1040, 420), id="user_edit_text", text="ada"),
     )))).spec
     assert nm.screen_title(app, app.start_screen) == "Login"
+
+
+def test_pairs_combine_only_the_single_tasks_given(notes: AppSpec) -> None:
+    def pair_ids(pair_from: set[str] | None = None) -> list[str]:
+        return [t.id for t in synthesize(notes, pair_from=pair_from).tasks if t.kind() == "pair"]
+
+    singles = {t.id for t in synthesize(notes).tasks if t.kind() != "pair"}
+    with_create = [i for i in pair_ids() if i.startswith("pair_note_and_")]  # "Add a note ..."
+    without = pair_ids(singles - {"create_note"})
+    assert with_create and without
+    assert not any(i.startswith("pair_note_and_") for i in without)
