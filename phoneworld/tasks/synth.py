@@ -254,7 +254,7 @@ def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
     labels = {n: (nm.field_label(facts.app, *b) if b is not None else f"the {nm.humanize(n)} field")
               for n, b in found.items()}
     order = {id(w): k for k, (_, w, _) in enumerate(nm.widgets(facts.app))}
-    for label in {v for v in labels.values() if list(labels.values()).count(v) > 1}:
+    for label in sorted({v for v in labels.values() if list(labels.values()).count(v) > 1}):
         same = [n for n in names if labels[n] == label]
         spots = [found[n] for n in same]
         if all(b is not None for b in spots) and len({b[0] for b in spots}) == 1 \
