@@ -67,7 +67,10 @@ def build_tasks(app: AppSpec, extra: list[TaskSpec] | None = None,
                 synth: SynthConfig | None = None, oracle: OracleConfig | None = None) -> TaskBuild:
     """Synthesize and check the tasks of `app` (plus `extra` hand-written ones)."""
     syn = synthesize(app, synth)
-    checks = check_tasks(app, syn.tasks, oracle)
+    checks = check_tasks(app, [t for t in syn.tasks if t.kind() != "pair"], oracle)
+    kept = {c.task.id for c in checks if c.kept}
+    paired = synthesize(app, synth, pair_from=kept).tasks
+    checks += check_tasks(app, [t for t in paired if t.kind() == "pair"], oracle)
     summary = summarize(checks, syn.dropped)
     if extra:
         checks += check_tasks(app, list(extra), oracle)

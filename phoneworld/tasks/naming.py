@@ -99,7 +99,9 @@ def _literal(w: Widget) -> str:
 
 
 def _label_like(text: str) -> bool:
-    return 0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
+    """A few words (not a sentence, nor a quote mark or an icon glyph alone)."""
+    return (0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
+            and any(ch.isalnum() for ch in text))
 
 
 def widget_label(w: Widget, parent: Widget | None) -> str:
@@ -149,6 +151,12 @@ def bound_widget(app: AppSpec, var: str, attr: str) -> tuple[str, Widget, Widget
 
 def is_switch(w: Widget) -> bool:
     return w.cls.rsplit(".", 1)[-1] in SWITCH_CLASSES
+
+
+def is_checkbox(w: Widget) -> bool:
+    """A box a tap both checks and clears (a radio button only selects)."""
+    return w.cls.rsplit(".", 1)[-1] in ("CheckBox", "AppCompatCheckBox",
+                                        "MaterialCheckBox")
 
 
 def flag_phrase(w: Widget, label: str, on: bool) -> str:

@@ -15,9 +15,10 @@ Breadth-first search gives the shortest solution among the paths that never brea
 clause of the rule that holds at the start (the pins that keep the rest of the app as it was:
 undoing damage is never shorter). When that finds nothing within `OracleConfig.max_states` (tasks
 with several parts, in apps with many toggles), a best-first search without that restriction
-takes over, ordered by depth minus 3 x the number of top-level clauses that hold: its solution is valid but
-not proven shortest (`OracleResult.shortest` is False). Both are bounded by the task's step budget
-and their state caps; a task the oracle cannot solve says why.
+takes over, ordered by depth minus 3 x the number of top-level clauses that hold plus the screens
+between here and one where a failing clause can change (`phoneworld.tasks.guide`): its solution
+is valid but not proven shortest (`OracleResult.shortest` is False). Both are bounded by the
+task's step budget and their state caps; a task the oracle cannot solve says why.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from phoneworld.ir import trace as tr
 from phoneworld.runtime.compiled import LAUNCHER
 from phoneworld.runtime.sim import SimSnapshot, Simulator
 from phoneworld.tasks.codegen import Verifier
+from phoneworld.tasks.guide import Guide
 from phoneworld.tasks.params import TaskInstance
 from phoneworld.tasks.relevance import answer_reads, relevant
 from phoneworld.tasks.rules import reads_answer
@@ -218,7 +220,7 @@ class _Search:
         return out
 
     def expand(self, node: _Node, seen: set[Any], keep: tuple[int, ...] = ()
-               ) -> list[tuple[_Node, Any, int]]:
+               ) -> list[tuple[_Node, Any, tuple[bool, ...]]]:
         """The unseen children of `node` (marked seen) that keep the clauses `keep`, each with its
         goal test and how many top-level clauses hold in it."""
         sim, out, held, params = self.sim, [], self.verifier.clauses_held, self.inst.params
@@ -238,7 +240,7 @@ class _Search:
             if keep and not all(now[i] for i in keep):
                 continue
             snap = sim.snapshot()
-            out.append((_Node(snap, node, move, node.depth + 1), self.goal(snap, now), sum(now)))
+            out.append((_Node(snap, node, move, node.depth + 1), self.goal(snap, now), now))
         return out
 
     def bfs(self, root: _Node, budget: int) -> tuple[tuple[Move, ...] | None, bool, int]:
@@ -261,24 +263,30 @@ class _Search:
         return None, False, len(seen)
 
     def guided(self, root: _Node, budget: int) -> tuple[tuple[Move, ...] | None, bool, int]:
-        """(solution, capped, states seen) of the best-first search (fewest failing clauses)."""
+        """(solution, capped, states seen) of the best-first search (fewest failing clauses,
+        nearest to a screen where one can change)."""
         held, w = self.verifier.clauses_held, GUIDE_WEIGHT
         params, tie = self.inst.params, itertools.count()
+        guide = Guide(self.sim.spec, self.inst.spec.rule,
+                      self.evidence if self.answering else None)
+
+        def score(node: _Node, now: tuple[bool, ...]) -> int:
+            return node.depth - w * sum(now) + guide.steps(node.snap.screen, now)
+
         self.sim.restore(root.snap)
         seen = {self.key()}
-        heap = [(-w * sum(held(root.snap.state, params, None)), 0, next(tie), root)]
+        heap = [(score(root, held(root.snap.state, params, None)), 0, next(tie), root)]
         while heap:
             _, depth, _, node = heapq.heappop(heap)
             if depth >= budget:
                 continue
-            for child, goal, n_held in self.expand(node, seen):
+            for child, goal, now in self.expand(node, seen):
                 found = self._found(child, goal)
                 if found is not None:
                     return found, False, len(seen)
                 if len(seen) >= self.config.max_guided:
                     return None, True, len(seen)
-                score = child.depth - w * n_held
-                heapq.heappush(heap, (score, child.depth, next(tie), child))
+                heapq.heappush(heap, (score(child, now), child.depth, next(tie), child))
         return None, False, len(seen)
 
     def run(self) -> OracleResult:

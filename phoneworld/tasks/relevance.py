@@ -65,6 +65,11 @@ def _effect_io(app: AppSpec, eff: Any) -> tuple[set[str], set[str]]:
     return set(_selection(app, eff.collection)), set()
 
 
+def effect_writes(app: AppSpec, eff: Any) -> set[str]:
+    """The state variables (and collections) an effect writes."""
+    return _effect_io(app, eff)[0]
+
+
 def value_reads(app: AppSpec, v: Any) -> set[str]:
     out: set[str] = set()
     for x in r.nested_values(v):

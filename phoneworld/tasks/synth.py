@@ -2,15 +2,19 @@
 start, each turned into a task draft with a natural instruction.
 
 - create: an `append` whose record takes a typed field -> "Add a note titled "{title}"" (and
-  "... and mark it as done" when records have a flag a user can set)
+  "... and mark it as done" when records have a flag a user can set); one that takes none ->
+  "Add a new photo to the list on the "Album" screen" (the list ends one record longer)
 - edit: a `set` of a record field from a typed field -> "Rename the note "{old}" to "{new}""
 - toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done"
-- delete: a `remove` -> "Delete the note "{title}""
+- delete: a `remove` -> "Delete the note "{title}"" ("Delete one photo ..." where no text field
+  names a record)
 - select: a `select` -> "Open the note "{title}""
 - setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
-  from a seeded initial state, for switches)
+  from a seeded initial state, for switches and checkboxes: not for radio buttons)
 - counter: a number variable an `add` changes -> "Decrease the streak by 1"
-- fill: a typed field no effect reads -> "Type "{text}" into the search field"
+- fill: a typed field no effect writes into a list record (that is a create or edit task's input)
+  -> "Type "{text}" into the search field"; fields that would read alike are told apart by their
+  place on the screen ("the second Address field") or by what they show at the start
 
 Information-retrieval tasks are in `synth_answers`, pairs and final assembly in `synth_pairs`.
 """
@@ -50,6 +54,31 @@ def _typed_field(facts: AppFacts, record: dict[str, object], c: Collection) -> s
     return fields[0] if fields else None
 
 
+def _list_place(facts: AppFacts, c: Collection) -> str:
+    """' to the list on the "Inbox" screen' (the first reachable screen showing the list)."""
+    for sid, w, _ in nm.widgets(facts.app):
+        if sid in facts.reachable and w.list is not None and w.list.collection == c.var.name:
+            title = nm.screen_title(facts.app, sid)
+            return f' to the list on the "{title}" screen' if title else " to the list"
+    return ""
+
+
+def _one_more(facts: AppFacts, c: Collection, change: int) -> Draft:
+    """A record added or removed where no typed text names it: the list ends one longer or
+    shorter (the count pin is the rule; which record goes is the app's business)."""
+    coll, n = c.var.name, len(facts.start.get(c.var.name) or [])
+    place = _list_place(facts, c)
+    deltas: dict[str, tuple[int, int]] = {coll: (change, change)}
+    if change > 0:
+        kind, slug, text = "create", f"{c.noun}_added", f"Add a new {c.noun}{place}"
+    else:
+        kind, slug = "delete", f"{c.noun}_removed"
+        text = f"Delete one {c.noun}{place.replace(' to ', ' from ', 1)}"
+        deltas.update({f"{coll}.{f}": (-1, 0) for f in c.flags})  # the one removed may be set
+    return Draft(kind, slug, text, [{"count": {"collection": coll, "equals": n + change}}],
+                 deltas=deltas)
+
+
 def creates(facts: AppFacts) -> Iterator[Draft]:
     for t in facts.app.transitions:
         if t.screen not in facts.reachable:
@@ -57,6 +86,8 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
         for e in t.effects:
             c = facts.collections.get(getattr(e, "collection", "")) if e.kind == "append" else None
             field = _typed_field(facts, dict(e.record), c) if c is not None else None
+            if c is not None and field is None:
+                yield _one_more(facts, c, 1)
             if c is None or field is None:
                 continue
             base = f"Add a {c.noun} {_named(c.noun, field, 'title')}"
@@ -123,6 +154,9 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
             continue
         for e in t.effects:
             c = facts.collections.get(getattr(e, "collection", ""))
+            if c is not None and c.id_field is None and e.kind == "remove" \
+                    and facts.start.get(c.var.name):
+                yield _one_more(facts, c, -1)
             if c is None or c.id_field is None or e.kind not in ("remove", "select"):
                 continue
             coll, idf = c.var.name, c.id_field
@@ -152,18 +186,27 @@ def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:
         yield v.name, label or nm.humanize(v.name), bound[1] if bound is not None else None
 
 
+def _setting(name: str, label: str, w: object, on: bool, seed: Raw) -> Draft:
+    text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
+            else f"Turn {'on' if on else 'off'} {label}")
+    return Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
+                 [{"equals": {"var": name, "value": on}}], initial_state=seed, targets=(name,))
+
+
 def settings(facts: AppFacts) -> Iterator[Draft]:
+    """Each flag set away from its start value; a switch or a checkbox also back, from a seeded
+    start (a radio button cannot be cleared by a tap). A checkbox's way back comes after every
+    flag's first task, so that the per-kind cap keeps the variety."""
+    later: list[Draft] = []
     for name, label, w in _flag_vars(facts):
         init = bool(facts.start.get(name, False))
-        targets = [(not init, {})]
+        yield _setting(name, label, w, not init, {})
+        back = _setting(name, label, w, init, {name: not init})
         if w is not None and nm.is_switch(w):  # type: ignore[arg-type]
-            targets.append((init, {name: not init}))
-        for on, seed in targets:
-            text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
-                    else f"Turn {'on' if on else 'off'} {label}")
-            yield Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
-                        [{"equals": {"var": name, "value": on}}], initial_state=seed,
-                        targets=(name,))
+            yield back
+        elif w is not None and nm.is_checkbox(w):  # type: ignore[arg-type]
+            later.append(back)
+    yield from later
 
 
 def counters(facts: AppFacts) -> Iterator[Draft]:
@@ -187,17 +230,51 @@ def counters(facts: AppFacts) -> Iterator[Draft]:
                         [{"equals": {"var": name, "value": init + d}}], targets=(name,))
 
 
-def fills(facts: AppFacts) -> Iterator[Draft]:
-    read_by_effects = set()
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _record_inputs(facts: AppFacts) -> set[str]:
+    """Variables an effect writes into a list record: what a user types there is the create or
+    edit task's input, not a task of its own."""
+    out = set()
     for t in facts.app.transitions:
         for e in t.effects:
+            ref = getattr(e, "ref", None)
+            into_record = e.kind == "append" or (ref is not None and ref.kind == "record")
             for ex in [getattr(e, "value", None), *getattr(e, "record", {}).values()]:
-                if getattr(ex, "kind", None) == "var":
-                    read_by_effects.add(ex.name)
-    for name in sorted(facts.typable - read_by_effects):
-        bound = nm.bound_widget(facts.app, name, "text")
-        label = (nm.field_label(facts.app, *bound) if bound is not None
-                 else f"the {nm.humanize(name)} field")
+                if into_record and getattr(ex, "kind", None) == "var":
+                    out.add(ex.name)
+    return out
+
+
+def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
+    """How each typed field is named; fields of one screen that would read the same are told
+    apart by their place on it ("the second text field of the "Sign in" screen")."""
+    found = {n: nm.bound_widget(facts.app, n, "text") for n in names}
+    labels = {n: (nm.field_label(facts.app, *b) if b is not None else f"the {nm.humanize(n)} field")
+              for n, b in found.items()}
+    order = {id(w): k for k, (_, w, _) in enumerate(nm.widgets(facts.app))}
+    for label in sorted({v for v in labels.values() if list(labels.values()).count(v) > 1}):
+        same = [n for n in names if labels[n] == label]
+        spots = [found[n] for n in same]
+        if all(b is not None for b in spots) and len({b[0] for b in spots}) == 1 \
+                and len(same) <= len(ORDINALS):  # type: ignore[index]
+            same.sort(key=lambda n: order[id(found[n][1])])  # type: ignore[index]
+            for k, n in enumerate(same):
+                labels[n] = f"the {ORDINALS[k]} {label.removeprefix('the ')}"
+            continue
+        # On several screens: by what each shows at the start, where that is its own (the
+        # others keep the shared label, and all but one of them are dropped as duplicates).
+        shows = {n: " ".join(str(facts.start.get(n) or "").split()) for n in same}
+        for n in same:
+            if shows[n] and len(shows[n]) <= 40 and list(shows.values()).count(shows[n]) == 1:
+                labels[n] = f"the text field showing {nm.quoted(shows[n])}"
+    return labels
+
+
+def fills(facts: AppFacts) -> Iterator[Draft]:
+    names = sorted(facts.typable - _record_inputs(facts))
+    for name, label in _field_labels(facts, names).items():
         yield Draft("fill", nm.humanize(name), f'Type "{{text}}" into {label}',
                     [{"equals": {"var": name, "value": _p("text")}}], {"text": PHRASE},
                     targets=(name,))

@@ -4,7 +4,8 @@ Single drafts come from `synth` (state-changing) and `synth_answers` (questions)
 two state-changing drafts of different kinds ("Add a note titled "A" and turn on Dark mode"), with
 their parameters renamed apart, drawn distinct where they come from the same data, and their
 count pins added up. Duplicates are dropped, each kind is capped, and ids are made unique.
-Which of these tasks are kept is the sanity check's decision (`phoneworld.tasks.sanity`).
+Which of these tasks are kept is the sanity check's decision (`phoneworld.tasks.sanity`); the
+build checks the single tasks first and pairs up only those it kept (`pair_from`).
 """
 
 from __future__ import annotations
@@ -124,8 +125,11 @@ def _task_id(d: Draft, used: set[str]) -> str:
     return out
 
 
-def synthesize(app: AppSpec, config: SynthConfig | None = None) -> Synthesis:
-    """Task specs for `app` (not yet sanity-checked), and what was dropped, by reason."""
+def synthesize(app: AppSpec, config: SynthConfig | None = None,
+               pair_from: set[str] | None = None) -> Synthesis:
+    """Task specs for `app` (not yet sanity-checked), and what was dropped, by reason. With
+    `pair_from` (the ids of the single tasks the sanity check kept), pairs combine only those: a
+    pair with an unsolvable half is never proposed in place of one that works."""
     config = config or SynthConfig()
     facts = app_facts(app)
     dropped: Counter[str] = Counter()
@@ -142,8 +146,10 @@ def synthesize(app: AppSpec, config: SynthConfig | None = None) -> Synthesis:
             dropped[CAPPED] += 1
             continue
         group.append(d)
-    drafts = [d for k in by_kind for d in by_kind[k]]
-    drafts += pairs({k: v for k, v in by_kind.items() if k in PAIRABLE}, config.max_pairs)
+    singles = [d for k in by_kind for d in by_kind[k]]
     used: set[str] = set()
-    tasks = [to_spec(d, _task_id(d, used), facts) for d in drafts]
+    tasks = [to_spec(d, _task_id(d, used), facts) for d in singles]
+    ok = {id(d) for d, t in zip(singles, tasks) if pair_from is None or t.id in pair_from}
+    pairable = {k: [d for d in v if id(d) in ok] for k, v in by_kind.items() if k in PAIRABLE}
+    tasks += [to_spec(d, _task_id(d, used), facts) for d in pairs(pairable, config.max_pairs)]
     return Synthesis(tasks, dropped)
