@@ -1,7 +1,8 @@
 """The `phoneworld` command line: parse, call one function, render.
 
-Exit codes: 0 ok, 1 bad input, 2 usage, 3 missing toolchain. Diagnostics and progress go to
-stderr; stdout carries only what the user asked for.
+Exit codes: 0 ok, 1 bad input, 2 usage (an output the folder contract of `phoneworld.outdir`
+refuses included), 3 missing toolchain. Diagnostics and progress go to stderr; stdout carries only
+what the user asked for.
 """
 
 from __future__ import annotations

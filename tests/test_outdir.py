@@ -219,6 +219,18 @@ def test_world_build_twice_and_after_world_files_were_added(mini: Path, tmp_path
     assert (out / "notes.md").read_text() == "mine"
 
 
+def test_an_earlier_version_s_world_is_replaced(mini: Path, tmp_path: Path) -> None:
+    out = tmp_path / "w"
+    assert invoke("world", "build", mini / "world.yaml", "--out", out).exit_code == 0
+    for marker in out.rglob(outdir.MARKER):
+        marker.unlink()
+    assert invoke("world", "build", mini / "world.yaml", "--out", out).exit_code == 0
+    (out / outdir.MARKER).unlink()
+    (out / "thesis.txt").write_bytes(THESIS)  # not a layout phoneworld ever wrote
+    assert_refused(invoke("world", "build", mini / "world.yaml", "--out", out), out, "PW052")
+    assert (out / "thesis.txt").read_bytes() == THESIS
+
+
 # ----------------------------------------------------------------------------- atomic replacement
 
 
