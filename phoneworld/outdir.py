@@ -174,7 +174,8 @@ def read_marker(folder: Path) -> dict[str, object] | None:
 
 
 def _write_json(path: Path, data: dict[str, object]) -> None:
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    with atomic_text(path) as f:  # several recorders may open one trace folder at once
+        f.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def _files(folder: Path) -> Iterator[str]:

@@ -45,9 +45,12 @@ def world_wirings(world: World) -> dict[str, WorldWiring]:
     return {p: from_app_wiring(world.defn.spec.name, w, apps) for p, w in world.wiring.items()}
 
 
-def write_world_projects(world: World, out: outdir.Root) -> dict[str, Path]:
+def write_world_projects(world: World, out: Path | outdir.Root) -> dict[str, Path]:
     """`out/<package>/android/` for every app (replacing an earlier one); package -> app folder."""
     from phoneworld.android.project import ANDROID_DIR, write_project
+
+    if not isinstance(out, outdir.Root):
+        out = outdir.claim_root(out, ROOT_KIND, legacy=_legacy_root)
 
     dirs: dict[str, Path] = {}
     for pkg, wiring in world_wirings(world).items():
