@@ -1,7 +1,8 @@
 """The `phoneworld` command line: parse, call one function, render.
 
-Exit codes: 0 ok, 1 bad input, 2 usage, 3 missing toolchain. Diagnostics and progress go to
-stderr; stdout carries only what the user asked for.
+Exit codes: 0 ok, 1 bad input, 2 usage (an output the folder contract of `phoneworld.outdir`
+refuses included), 3 missing toolchain. Diagnostics and progress go to stderr; stdout carries only
+what the user asked for.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from phoneworld.errors import InputError, PhoneworldError
+from phoneworld.errors import PhoneworldError
 from phoneworld.ir.diagnostics import Diagnostic
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Compile recorded Android GUI traces into runnable mock apps.")
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
 
+FORCE_HELP = ("Take over an output folder phoneworld did not write (it may delete what the "
+              "folder holds); an output overlapping an input is refused even so.")
 FROM_HELP = "Trace format: native, droidbot, autodroid, llamatouch, uiautomator (default: detect)."
 
 
@@ -39,7 +42,7 @@ def _print_diagnostics(diagnostics: list[Diagnostic], show_warnings: bool = True
 
 
 def _fail(exc: PhoneworldError) -> None:
-    if isinstance(exc, InputError) and exc.diagnostics:
+    if exc.diagnostics:
         _print_diagnostics(exc.diagnostics)
     err.print(f"error: {exc}", style="red", markup=False, highlight=False)
     raise typer.Exit(exc.exit_code)
@@ -48,8 +51,10 @@ def _fail(exc: PhoneworldError) -> None:
 @app.command()
 def build(
     traces: Path = typer.Argument(..., help="Folder of recorded traces (any depth)."),
-    out_dir: Path = typer.Option(Path("generated_apps"), "--out", help="Output folder."),
+    out_dir: Path = typer.Option(Path("generated_apps"), "--out", help="Output folder: new, "
+                                 "empty, or one phoneworld wrote (see --force)."),
     fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
     heldout: float = typer.Option(0.0, help="Fraction of each app's last steps kept out of the "
                                   "build and used to measure generalisation."),
     seed: int = typer.Option(0, help="Seed recorded in the report (the build is deterministic)."),
@@ -66,7 +71,8 @@ def build(
     from phoneworld.pipeline import BuildConfig, build as run_build
 
     try:
-        config = BuildConfig(traces=traces, out=out_dir, fmt=fmt, heldout=heldout, seed=seed)
+        config = BuildConfig(traces=traces, out=out_dir, fmt=fmt, heldout=heldout, seed=seed,
+                             force=force)
         with err.status("building") as status:
             result = run_build(config, progress=lambda msg: status.update(msg))
     except PhoneworldError as exc:
@@ -202,12 +208,14 @@ def report(
     out: Optional[Path] = typer.Option(None, "--out", help="Where --compare writes its page "
                                        "(default: B/compare.html)."),
     open_it: bool = typer.Option(False, "--open", help="Open the page in a browser."),
+    force: bool = typer.Option(False, "--force", help="Replace an --out file that is not a "
+                               "page phoneworld wrote."),
 ) -> None:
     """Regenerate (or find) APP_DIR/report.html, or compare two builds with --compare A B."""
     from phoneworld.report.command import open_page, run_report
 
     try:
-        result = run_report(app_dir, traces, fmt, compare_dirs, out)
+        result = run_report(app_dir, traces, fmt, compare_dirs, out, force)
     except PhoneworldError as exc:
         _fail(exc)
         return

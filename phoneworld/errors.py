@@ -12,6 +12,7 @@ class PhoneworldError(Exception):
     """Root of all phoneworld errors."""
 
     exit_code = 1
+    diagnostics: list[Diagnostic] = []  # the problems found, rendered before the message
 
 
 class InputError(PhoneworldError):
@@ -28,6 +29,14 @@ class UsageError(PhoneworldError):
     """A command was called the wrong way."""
 
     exit_code = 2
+
+
+class OutputError(UsageError):
+    """An output path breaks the output folder contract (`phoneworld.outdir`): refused, exit 2."""
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None) -> None:
+        super().__init__(message)
+        self.diagnostics = list(diagnostics or [])
 
 
 class ToolchainError(PhoneworldError):

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
-from phoneworld.emit import emit
+from phoneworld import outdir
+from phoneworld.emit import APP_KIND, ROOT_KIND, emit
 from phoneworld.errors import InputError, ToolchainError, UsageError
 from phoneworld.fidelity import (
     FreeRun, ReplayError, recorded_contents, split_heldout, teacher_forced,
@@ -57,6 +58,7 @@ class BuildConfig:
     html: bool = True  # also write report.html (when writing)
     tasks: bool = True  # synthesize tasks, sanity-check them, emit task specs and verifiers
     android: bool = True  # also write the Kotlin project (android/) when writing
+    force: bool = False  # take over an --out folder phoneworld did not write (phoneworld.outdir)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.heldout < 1.0:
@@ -124,10 +126,32 @@ def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
     return trace_set, diagnostics
 
 
+def claim_out(config: BuildConfig) -> outdir.Root:
+    """The --out folder, checked before any work (the output folder contract)."""
+    return outdir.claim_root(config.out, ROOT_KIND, [config.traces], config.force,
+                             outdir.legacy_apps_root)
+
+
+def check_app_dirs(trace_set: TraceSet, root: outdir.Root) -> None:
+    """Every app id is a package name, and every app folder it names may be replaced."""
+    bad = []
+    for app in trace_set.apps():
+        d = outdir.check_name(app, "app id", trace_set.for_app(app).episodes[0].source,
+                              package=True)
+        if d is not None:
+            bad.append(d)
+    outdir.require_names(bad, "app id")
+    for app in trace_set.apps():
+        outdir.check_replaceable(root.path / app, APP_KIND, outdir.legacy_app, root.force)
+
+
 def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
     say = progress or (lambda msg: log.info(msg))
+    root = claim_out(config) if config.write else None
     say(f"ingest {config.traces}")
     trace_set, diagnostics = check(config.traces, config.fmt)
+    if root is not None:
+        check_app_dirs(trace_set, root)
     result = BuildResult(diagnostics=diagnostics)
     for app in trace_set.apps():
         app_traces = trace_set.for_app(app)
@@ -137,7 +161,7 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
             continue
         say(f"build {app}")
         try:
-            result.apps.append(build_app(app_traces, config, diagnostics))
+            result.apps.append(build_app(app_traces, config, diagnostics, root))
         except InputError as exc:
             diagnostics.extend(exc.diagnostics)
             result.failed.append(AppFailure(app, "input", str(exc)))
@@ -153,7 +177,8 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
     return result
 
 
-def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -> AppBuild:
+def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
+              root: outdir.Root | None = None) -> AppBuild:
     start = time.perf_counter()
     with _stage("heldout split"):
         train, held = split_heldout(traces, config.heldout)
@@ -197,7 +222,9 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -
 
         with _stage("android"):
             pages = {**pages, **project_files(spec)}
-    path = emit(spec, report, config.out, pages) if config.write else None
+    if config.write and root is None:
+        root = claim_out(config)
+    path = emit(spec, report, root, pages) if root is not None else None
     return AppBuild(spec=spec, report=report, path=path, seconds=time.perf_counter() - start,
                     inputs=inputs)
 

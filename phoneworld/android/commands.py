@@ -16,6 +16,7 @@ from rich.table import Table
 
 from phoneworld.errors import PhoneworldError, ToolchainError
 
+APK_SIGNATURE = b"PK\x03\x04"  # an APK is a zip archive
 REQUIRED = ("java", "javac", "keytool", "jimage", "kotlinc", "kotlin-stdlib", "aapt2", "zipalign",
             "apksigner", "framework-res", "guava")
 
@@ -24,9 +25,12 @@ def build_apks(app_dirs: list[Path], err: Console, route: str = "auto") -> Itera
     """Build each app's APK; yields the APK paths (raises the first failure)."""
     from phoneworld.android.apk import build_apk
 
+    from phoneworld import outdir
+
     for app_dir in app_dirs:
         with err.status(f"apk {app_dir.name}"):
             r = build_apk(app_dir, route=route)
+        outdir.add_to_manifest(app_dir, r.path.name)
         err.print(f"{r.path.name}: {r.size / 1024:.0f} KiB in {r.seconds:.1f}s ({r.route} route"
                   f"{', app dex cached' if r.dex_cached else ''})", markup=False, highlight=False)
         yield str(r.path)
@@ -60,13 +64,20 @@ def mount(app: typer.Typer, fail: Callable[[PhoneworldError], None]) -> None:
                                            "(default: APP_DIR/<package>-debug.apk)."),
         route: str = typer.Option("auto", help="auto (Gradle when the project has gradlew and "
                                   "ANDROID_HOME is set, else offline), offline or gradle."),
+        force: bool = typer.Option(False, "--force", help="Replace an --out file that is not an "
+                                   "APK."),
     ) -> None:
         """Build APP_DIR's signed debug APK from its Kotlin project (android/)."""
+        from phoneworld import outdir
         from phoneworld.android.apk import build_apk
 
         try:
+            if out is not None:
+                inputs = [app_dir / "app.json", app_dir / "report.json", app_dir / "android"]
+                out = outdir.claim_file(out, inputs, force, APK_SIGNATURE, "APK")
             with err.status(f"apk {app_dir.name}"):
                 r = build_apk(app_dir, out, route)
+            outdir.add_to_manifest(r.path.parent, r.path.name)
         except PhoneworldError as exc:
             fail(exc)
             return

@@ -24,6 +24,8 @@ ADB_PORT_HELP = "Port of the adb server (default: $ANDROID_ADB_SERVER_PORT or 50
 
 
 def _fail(exc: PhoneworldError) -> None:
+    for d in exc.diagnostics:
+        err.print(d.render(), style="red", markup=False, highlight=False)
     err.print(f"error: {exc}", style="red", markup=False, highlight=False)
     raise typer.Exit(exc.exit_code)
 
@@ -96,13 +98,15 @@ def record(
     instruction: Optional[str] = typer.Option(None, help="Task text stored in the trace."),
     screenshots: bool = typer.Option(False, help="Record screenshots too."),
     adb_port: Optional[int] = typer.Option(None, help=ADB_PORT_HELP),
+    force: bool = typer.Option(False, "--force", help="Record into an --out folder that is "
+                               "neither empty nor a trace folder phoneworld wrote."),
 ) -> None:
     """Record episodes driven on a device as native traces (`phoneworld build` reads them)."""
     from phoneworld.devices.rollout import record_episodes
 
     try:
         paths = record_episodes(serial, app, app_dir, out, policy, episodes, steps, seed,
-                                instruction, adb_port, screenshots)
+                                instruction, adb_port, screenshots, force)
     except PhoneworldError as exc:
         _fail(exc)
         return

@@ -6,6 +6,8 @@ on, followed by the screen it led to; `close` (or the next `reset`) writes `epis
 action a guard refused is not written (it never happened). Episodes go to
 `<out>/<app>/ep_NNNN/` (`0000.xml`, `0000.png` when screenshots are recorded), numbered by the
 first free folder, so several recorders can share one `out`. The result feeds `phoneworld build`.
+`out` is a trace folder of the output folder contract (`phoneworld.outdir`): the caller claims it
+before recording, and the app id becomes a folder name only if it is a package name.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from phoneworld import outdir
+from phoneworld.ir.base import SourceRef
 from phoneworld.ir.trace import TRACE_FORMAT, Device
 from phoneworld.runtime.backend import Backend, Obs
 from phoneworld.runtime.sim import StepResult
@@ -74,10 +78,15 @@ class TraceWriter:
     """Makes a fresh episode folder under `<out>/<app>/` for every recorded episode."""
 
     def __init__(self, out: str | Path, app: str, device: Device, prefix: str = "ep") -> None:
+        bad = outdir.check_name(app, "app id", SourceRef(file=f"the app on the device ({out})"),
+                                package=True)
+        outdir.require_names([bad] if bad else [], "app id")
+        self.out = outdir.Root(Path(out), outdir.TRACES_KIND)
         self.root = Path(out) / app
         self.app, self.device, self.prefix = app, device, prefix
 
     def begin(self, instruction: str | None = None) -> EpisodeWriter:
+        self.out.open()
         self.root.mkdir(parents=True, exist_ok=True)
         n = len(list(self.root.glob(f"{self.prefix}_*"))) + 1
         while True:

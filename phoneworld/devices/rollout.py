@@ -111,6 +111,8 @@ def run_fleet(app_dir: Path, sims: int, serials: list[str], episodes: int, steps
               record_dir: Path | None = None, adb_port: int | None = None,
               ) -> list[EpisodeResult]:
     """`phoneworld fleet`: episodes of the app over simulators and devices."""
+    if record_dir is not None:
+        claim_traces(record_dir, app_dir)
     slots = [DeviceSlot(f"sim-{i}", sim_factory(app_dir, record_dir, steps)) for i in range(sims)]
     slots += [DeviceSlot(s, env_factory(s, None, app_dir, adb_port, record_dir, max_steps=steps))
               for s in serials]
@@ -126,11 +128,20 @@ def run_fleet(app_dir: Path, sims: int, serials: list[str], episodes: int, steps
     return Fleet(slots).run(specs, factory)
 
 
+def claim_traces(out: Path, app_dir: Path | None, force: bool = False) -> None:
+    """The trace folder may be written into (`phoneworld.outdir`), checked before any episode."""
+    from phoneworld import outdir
+
+    outdir.claim_root(out, outdir.TRACES_KIND, [app_dir] if app_dir is not None else [], force,
+                      outdir.legacy_traces_root)
+
+
 def record_episodes(serial: str, package: str | None, app_dir: Path | None, out: Path,
                     policy: str, episodes: int, steps: int, seed: int,
                     instruction: str | None, adb_port: int | None,
-                    screenshots: bool) -> list[Path]:
+                    screenshots: bool, force: bool = False) -> list[Path]:
     """`phoneworld record`: play episodes on a device and write them as native traces."""
+    claim_traces(out, app_dir, force)
     make = env_factory(serial, package, app_dir, adb_port, out, instruction, screenshots, steps)
     env = make()
     factory = policy_factory(policy)

@@ -219,6 +219,8 @@ def app_id(folder: Path, ctx: IngestContext) -> str:
         if directory == ctx.root:
             break
     slug = re.sub(r"[^a-z0-9]+", "_", folder.name.lower()).strip("_") or "app"
+    if slug[0].isdigit():
+        slug = f"app_{slug}"  # each part of a package name starts with a letter
     ctx.report(codes.APP_ID, f"no package for {folder.name!r}; using the app id autodroid.{slug}",
                ctx.src(folder / UTG_FILE))
     return f"autodroid.{slug}"

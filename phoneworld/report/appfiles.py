@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from phoneworld import outdir
 from phoneworld.errors import AppSpecError
 from phoneworld.ir.report import BuildReport
 
@@ -28,14 +27,5 @@ def load_report(app_dir: Path) -> BuildReport:
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` in one step: a reader never sees half a page."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with outdir.atomic_text(path) as f:
+        f.write(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from phoneworld import outdir
 from phoneworld.emit import dumps
 from phoneworld.errors import UsageError
 from phoneworld.pipeline import BuildConfig, build
@@ -38,5 +39,6 @@ def regenerate(app_dir: Path, traces: Path, fmt: str | None = None) -> Path:
                          f"`phoneworld build {traces}`, which writes the report too")
     page = app_dir / REPORT_PAGE
     write_atomic(page, render_report(built.inputs))
+    outdir.add_to_manifest(app_dir, REPORT_PAGE)
     log.info("wrote %s", page)
     return page

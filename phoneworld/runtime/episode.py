@@ -64,6 +64,10 @@ def _task_episode(app_dir: Path, task_id: str, policy: str, steps: int | None, s
     from phoneworld.tasks.catalog import load_catalog
     from phoneworld.tasks.episodes import run_task, save_trace
 
+    from phoneworld import outdir
+
+    root = None if trace_out is None else outdir.claim_root(
+        trace_out, outdir.TRACES_KIND, [app_dir], legacy=outdir.legacy_traces_root)
     cat = load_catalog(app_dir, specs)
     task = cat.find(task_id).spec
     ep = run_task(cat.app, task, policy, seed, steps)
@@ -73,7 +77,7 @@ def _task_episode(app_dir: Path, task_id: str, policy: str, steps: int | None, s
     for s, screen in zip(ep.steps, after):
         yield {"step": s["step"] + 1, "screen": screen, "action": s["action"],
                "target": s["target"]}
-    if trace_out is not None:
-        save_trace(ep, trace_out, f"{task.id}_{policy}_{seed:04d}", cat.app)
+    if root is not None:
+        save_trace(ep, root, f"{task.id}_{policy}_{seed:04d}", cat.app)
     yield {"step": len(ep.steps), "screen": ep.final_screen, "action": None,
            "success": ep.success, "reason": ep.reason}

@@ -16,7 +16,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from phoneworld.errors import InputError, PhoneworldError
+from phoneworld.errors import PhoneworldError
 
 err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
 tasks_app = typer.Typer(no_args_is_help=True, add_completion=False,
@@ -24,10 +24,11 @@ tasks_app = typer.Typer(no_args_is_help=True, add_completion=False,
 APP_HELP = "A built app folder (holding app.json)."
 SPECS_HELP = "Hand-written task spec files or folders (e.g. task_specs/<app>/); repeatable."
 SpecsOpt = typer.Option([], "--specs", help=SPECS_HELP)
+DEMOS_SIGNATURE = b'{"app": '  # how every demonstrations line begins
 
 
 def fail(exc: PhoneworldError) -> None:
-    if isinstance(exc, InputError):
+    if exc.diagnostics:
         for d in exc.diagnostics:
             style = {"error": "red", "warning": "yellow", "note": "cyan"}[d.severity]
             err.print(d.render(), style=style, markup=False, highlight=False)
@@ -146,18 +147,24 @@ def demos(app_dir: Path = typer.Argument(..., help=APP_HELP),
           seed: int = typer.Option(0, help="First parameter seed."),
           traces: Optional[Path] = typer.Option(None, help="Also save every episode as a native "
                                                 "trace under this folder (rebuildable)."),
-          task: list[str] = typer.Option([], help="Only these task ids; repeatable.")) -> None:
+          task: list[str] = typer.Option([], help="Only these task ids; repeatable."),
+          force: bool = typer.Option(False, "--force", help="Replace an --out file, or take over a "
+                                     "--traces folder, that phoneworld did not write.")) -> None:
     """Write oracle demonstrations for SFT: one JSON line per episode (instruction, observation
     text, history and action in the paper's format at every step)."""
+    from phoneworld import outdir
     from phoneworld.tasks.episodes import demos as make_demos
 
     try:
+        outdir.claim_file(out, [app_dir], force, DEMOS_SIGNATURE, "demonstrations file")
+        root = None if traces is None else outdir.claim_root(
+            traces, outdir.TRACES_KIND, [app_dir], force, outdir.legacy_traces_root)
         cat = _catalog(app_dir, specs)
         tasks = [t.spec for t in cat.select(task)]
         out.parent.mkdir(parents=True, exist_ok=True)
         n = 0
-        with out.open("w", encoding="utf-8") as fh:
-            for record in make_demos(cat.app, tasks, per_task, seed, traces):
+        with outdir.atomic_text(out) as fh:
+            for record in make_demos(cat.app, tasks, per_task, seed, root):
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                 n += 1
     except PhoneworldError as exc:

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from phoneworld import outdir
 from phoneworld.errors import UsageError
 from phoneworld.ir.app import AppSpec
+from phoneworld.ir.base import SourceRef
 from phoneworld.ir.trace import TRACE_FORMAT
 from phoneworld.runtime.actions import parse_action
 from phoneworld.runtime.env import PhoneEnv
@@ -125,26 +127,35 @@ def _record(ep: Episode, env: PhoneEnv, obs: dict[str, Any], action: dict[str, A
     ep.native.append([a.model_dump(mode="json", exclude_none=True) for a in trace])
 
 
-def save_trace(ep: Episode, root: Path, name: str, app: AppSpec) -> Path:
-    """Write `ep` as a native trace episode folder `root/<app>/<name>/` (device-pixel actions)."""
-    folder = root / app.package / name
-    folder.mkdir(parents=True, exist_ok=True)
+def save_trace(ep: Episode, root: Path | outdir.Root, name: str, app: AppSpec) -> Path:
+    """Write `ep` as a native trace episode folder `root/<app>/<name>/` (device-pixel actions),
+    replacing an episode of that name written before (the contract of `phoneworld.outdir`)."""
+    if not isinstance(root, outdir.Root):
+        root = outdir.claim_root(root, outdir.TRACES_KIND, legacy=outdir.legacy_traces_root)
+    where = SourceRef(file="app.json")
+    bad = [d for d in (outdir.check_name(app.package, "app id", where, package=True),
+                       outdir.check_name(name, "episode name", where)) if d is not None]
+    outdir.require_names(bad, "name")
     w, h = app.device.width, app.device.height
-    steps: list[dict[str, Any]] = []
-    for i, xml in enumerate(ep.xml):
-        (folder / f"{i:04d}.xml").write_text(xml, encoding="utf-8")
-        actions = ep.native[i] if i < len(ep.native) else [None]
-        if len(actions) != 1:
-            raise UsageError(f"step {i} of {name} is {len(actions)} device actions; a native "
-                             "trace step holds one")
-        steps.append({"screen": f"{i:04d}.xml", "action": actions[0]})
-    doc = {"format": TRACE_FORMAT, "app": app.package,
-           "device": {"width": w, "height": h, **({"density": app.device.density}
-                                                   if app.device.density else {})},
-           "instruction": ep.instance.instruction, "steps": steps}
-    (folder / "episode.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
-                                         encoding="utf-8")
-    return folder
+
+    def write(folder: Path) -> None:
+        steps: list[dict[str, Any]] = []
+        for i, xml in enumerate(ep.xml):
+            (folder / f"{i:04d}.xml").write_text(xml, encoding="utf-8")
+            actions = ep.native[i] if i < len(ep.native) else [None]
+            if len(actions) != 1:
+                raise UsageError(f"step {i} of {name} is {len(actions)} device actions; a native "
+                                 "trace step holds one")
+            steps.append({"screen": f"{i:04d}.xml", "action": actions[0]})
+        doc = {"format": TRACE_FORMAT, "app": app.package,
+               "device": {"width": w, "height": h, **({"density": app.device.density}
+                                                       if app.device.density else {})},
+               "instruction": ep.instance.instruction, "steps": steps}
+        (folder / "episode.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                                             encoding="utf-8")
+
+    return outdir.replace_folder(root.open() / app.package / name, outdir.EPISODE_KIND, write,
+                                 root.force, outdir.legacy_episode)
 
 
 @dataclass
@@ -181,7 +192,7 @@ def evaluate(app: AppSpec, tasks: list[TaskSpec], policy: str = "random", episod
 
 
 def demos(app: AppSpec, tasks: list[TaskSpec], per_task: int = 1, seed: int = 0,
-          trace_dir: Path | None = None) -> Iterator[dict[str, Any]]:
+          trace_dir: Path | outdir.Root | None = None) -> Iterator[dict[str, Any]]:
     """Oracle demonstrations, `per_task` per task with parameters re-drawn per episode (one
     JSON-lines record each); with `trace_dir`, each is also saved as a native trace episode."""
     for task in tasks:

@@ -24,14 +24,17 @@ def apk(world: Path = typer.Argument(..., help="A built world folder, or a world
         out: Optional[Path] = typer.Option(None, "--out", help="Where the projects and APKs go "
                                            "(default: <world folder>/apk)."),
         route: str = typer.Option("offline", help="offline, gradle or auto (see `phoneworld "
-                                  "apk`).")) -> None:
+                                  "apk`)."),
+        force: bool = typer.Option(False, "--force", help="Take over an --out folder phoneworld "
+                                   "did not write.")) -> None:
     """Build every app's signed debug APK with its world wiring (clipboard, share, files,
     notifications), and DIR/apks.json."""
     from phoneworld.world.apk import build_world_apks
 
     try:
         r = build_world_apks(world, out, route, progress=lambda p: err.print(f"apk {p}",
-                                                                            markup=False))
+                                                                            markup=False),
+                             force=force)
     except PhoneworldError as exc:
         fail(exc)
     for pkg, path in r.apks.items():

@@ -38,12 +38,16 @@ def _load(world_dir: Path):  # type: ignore[no-untyped-def]
 
 @world_app.command("build")
 def build(spec: Path = typer.Argument(..., help="A world spec (YAML)."),
-          out: Path = typer.Option(..., "--out", help="The world folder to write.")) -> None:
+          out: Path = typer.Option(..., "--out", help="The world folder to write: new, empty, "
+                                   "or one phoneworld wrote (see --force)."),
+          force: bool = typer.Option(False, "--force", help="Take over an --out folder "
+                                     "phoneworld did not write (its contents are replaced).")
+          ) -> None:
     """Build or copy the apps, synthesize and sanity-check cross-app tasks, write OUT."""
     from phoneworld.world.build import build_world
 
     try:
-        b = build_world(spec, out)
+        b = build_world(spec, out, force=force)
     except PhoneworldError as exc:
         fail(exc)
     rejected = ", ".join(f"{n} {r}" for r, n in sorted(b.rejected().items())) or "none"

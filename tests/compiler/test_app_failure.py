@@ -49,7 +49,8 @@ def test_one_failing_app_does_not_stop_the_others(two_apps: Path, tmp_path: Path
     assert "ZeroDivisionError" in result.failed[0].traceback
     [diag] = [d for d in result.diagnostics.items if d.code == "PW900"]
     assert diag.severity == "error" and BROKEN in diag.message and "lower" in diag.message
-    assert sorted(p.name for p in out.iterdir()) == ["com.example.notes"]  # no staging left
+    # no staging left; the folder's marker and the app built (phoneworld.outdir)
+    assert sorted(p.name for p in out.iterdir()) == [".phoneworld-out.json", "com.example.notes"]
     assert (out / "com.example.notes" / "app.json").is_file()
 
 
