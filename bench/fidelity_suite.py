@@ -16,7 +16,10 @@ the row is the set's main app (the one with the most recorded steps), read from 
   held-out figures over those covered steps;
 - known: the share of the covered changing steps whose trigger (screen, action, widget) training
   recorded, and known match: their `transition_match_changing` (a miss there is wrong behaviour,
-  a covered miss outside it an input the mock never saw).
+  a covered miss outside it an input the mock never saw);
+- tasks: tasks kept by the sanity check; near / rej: the near-miss end states their verifiers were
+  attacked with and rejected (equal: a task whose verifier accepts one is not kept); game: tasks
+  rejected as gameable.
 
 A closing line gives the means of each column. The table is also written as JSON (default
 bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
@@ -45,7 +48,8 @@ COLUMNS = (  # (key, heading, width)
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
-    ("tasks", "tasks", 5), ("seconds", "s", 6),
+    ("tasks", "tasks", 5), ("adv_tried", "near", 5), ("adv_rejected", "rej", 5),
+    ("gameable", "game", 4), ("seconds", "s", 6),
 )
 
 
@@ -100,10 +104,13 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
                   if known.get("changing_steps") is not None and cov.get("changing_steps") else None),
         "known_match": known.get("transition_match_changing"),
         "tasks": (report.get("tasks") or {}).get("kept"),
+        "adv_tried": ((report.get("tasks") or {}).get("adversarial") or {}).get("tried"),
+        "adv_rejected": ((report.get("tasks") or {}).get("adversarial") or {}).get("rejected"),
+        "gameable": (report.get("tasks") or {}).get("gameable"),
     }
 
 
-COUNTS = {"chg", "tasks", "seconds"}  # columns that are not fractions
+COUNTS = {"chg", "tasks", "adv_tried", "adv_rejected", "gameable", "seconds"}  # columns that are not fractions
 
 
 def cell(key: str, value: Any, width: int) -> str:

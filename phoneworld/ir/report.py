@@ -37,13 +37,17 @@ class StateVarSummary(Frozen):
 
 class TasksSummary(Frozen):
     """Synthesized tasks and their sanity check: how many were proposed, kept and rejected, the
-    rejection reasons counted, and the kept tasks by kind."""
+    rejection reasons counted, the kept tasks by kind, the near-miss end states the kept tasks'
+    verifiers were attacked with (`tried`, `rejected`: equal, or the task is not kept) and the
+    number of tasks rejected as gameable."""
 
     synthesized: int = 0
     kept: int = 0
     rejected: int = 0
     rejection_reasons: dict[str, int] = {}
     kinds: dict[str, int] = {}
+    adversarial: dict[str, int] = {}
+    gameable: int = 0
 
 
 class BuildReport(Frozen):

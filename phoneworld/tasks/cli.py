@@ -100,8 +100,10 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
           only_specs: bool = typer.Option(False, "--only-specs",
                                           help="Check only the --specs tasks.")) -> None:
     """Validate the specs, then sanity-check every task: the oracle solves it, doing nothing and
-    an immediate `done` fail. Exit 1 when a spec is bad or a task fails."""
-    from phoneworld.tasks.sanity import check_tasks
+    an immediate `done` fail, and its verifier rejects every near miss of the oracle's end state
+    (a gameable task prints the near miss that passes). Exit 1 when a spec is bad or a task
+    fails."""
+    from phoneworld.tasks.sanity import check_tasks, counterexample, summarize
 
     try:
         cat = _catalog(app_dir, specs, only_specs)
@@ -112,8 +114,13 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
     for c in checks:
         mark = "ok      " if c.kept else "REJECTED"
         typer.echo(f"{mark} {c.task.id:<48} {c.detail}")
+        for line in counterexample(c):
+            typer.echo(f"         {line}")
     bad = [c for c in checks if not c.kept]
-    err.print(f"{len(checks) - len(bad)}/{len(checks)} task(s) pass the sanity check", markup=False)
+    figures = summarize(checks)
+    err.print(f"{len(checks) - len(bad)}/{len(checks)} task(s) pass the sanity check; near misses: "
+              f"{figures.adversarial.get('rejected', 0)}/{figures.adversarial.get('tried', 0)} "
+              f"rejected, {figures.gameable} task(s) gameable", markup=False)
     if bad:
         raise typer.Exit(1)
 

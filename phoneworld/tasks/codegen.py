@@ -53,6 +53,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["pystr"] = pystr
     env.filters["pylit"] = pylit
+    env.filters["pyobj"] = pyobj
     return env
 
 
@@ -141,6 +142,10 @@ def clause_text(rule: r.RuleNode) -> str:
         return f"{who} {op} {value_text(body.value)}"
     if isinstance(rule, r.Not):
         return f"not ({clause_text(rule.not_)})"
+    if isinstance(rule, r.Unchanged):
+        b = rule.unchanged
+        but = " or ".join(where_text(w).removeprefix(" where ") for w in b.except_ if w)
+        return f"{b.collection} unchanged" + (f" but for records where {but}" if but else "")
     kids = r.children(rule)
     return f"{'all' if isinstance(rule, r.AllOf) else 'any'} of {len(kids)} clauses"
 
@@ -166,6 +171,9 @@ def rule_nodes(rule: r.RuleNode, app: AppSpec, path: str = "rule") -> list[dict[
             item.update(subject=subject, what=what, value=_value(body.value))
         elif isinstance(node, r.Not):
             item["kids"] = [visit(node.not_, f"{where}.not")]
+        elif isinstance(node, r.Unchanged):
+            item.update(collection=node.unchanged.collection,
+                        excepts=[_where(w) for w in node.unchanged.except_])
         else:
             key = node.OP
             item["kids"] = [visit(k, f"{where}.{key}[{i}]") for i, k in enumerate(r.children(node))]
@@ -178,13 +186,39 @@ def rule_nodes(rule: r.RuleNode, app: AppSpec, path: str = "rule") -> list[dict[
 # ----------------------------------------------------------------------------- rendering
 
 
-def render_verifier(task: TaskSpec, app: AppSpec) -> str:
-    """The source of `verifiers/<task.id>.py`."""
+def pyobj(v: Any) -> str:
+    """A Python literal of JSON-like data (scalars, lists, string-keyed dicts), pure ASCII."""
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(pyobj(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{pystr(k)}: {pyobj(x)}" for k, x in v.items()) + "}"
+    return pylit(v)
+
+
+def _start_of(task: TaskSpec, app: Any) -> dict[str, Any]:
+    """The task's start state in `app` (an app, or a world's schema: parameters not drawn)."""
+    if isinstance(app, AppSpec):
+        from phoneworld.tasks.params import task_state
+
+        return task_state(task, app)
+    from phoneworld.world.schema import task_state as world_state
+
+    return world_state(task, app)
+
+
+def render_verifier(task: TaskSpec, app: AppSpec, start: dict[str, Any] | None = None) -> str:
+    """The source of `verifiers/<task.id>.py`. A rule with `unchanged` clauses compares with the
+    task's start state (`start`, by default the app's initial state with the task's overrides),
+    whose compared collections the module holds as `START`."""
     template = environment().get_template("verifier.py.j2")
     nodes = rule_nodes(task.rule, app)
     top = nodes[0]["kids"] if nodes[0]["op"] == "all_of" else [nodes[0]["fn"]]
+    compared = sorted({n["collection"] for n in nodes if n["op"] == "unchanged"})
+    if compared and start is None:
+        start = _start_of(task, app)
+    held = {c: (start or {}).get(c) or [] for c in compared}
     return template.render(task_id=task.id, app=task.app, instruction=task.instruction,
-                           nodes=nodes, top=top)
+                           nodes=nodes, top=top, start=pyobj(held))
 
 
 def render_index(app: str, task_ids: list[str]) -> str:
@@ -202,6 +236,8 @@ class Verifier:
     answers: Callable[[Any, Any], list[Any]]
     clauses_held: Callable[[Any, Any, Any], tuple[bool, ...]]
     source: str
+    # per `any_of`, the alternative that holds (which of the outcomes a rule allows a state takes)
+    branches: Callable[[Any, Any, Any], tuple[str, ...]] = lambda state, params, answer: ()
 
     def __call__(self, state: Any, params: Any, answer: Any = None) -> Verdict:
         return self.verify(state, params, answer)
@@ -211,9 +247,11 @@ def load_verifier(source: str, name: str = "verifier") -> Verifier:
     """Load generated verifier source (our own template's output) in a fresh namespace."""
     namespace: dict[str, Any] = {"__name__": f"phoneworld_verifier_{name}"}
     exec(compile(source, f"<verifier {name}>", "exec"), namespace)  # noqa: S102 (generated code)
-    return Verifier(namespace["verify"], namespace["answers"], namespace["clauses_held"], source)
+    return Verifier(namespace["verify"], namespace["answers"], namespace["clauses_held"], source,
+                    *([namespace["branches"]] if "branches" in namespace else []))
 
 
-def compile_verifier(task: TaskSpec, app: AppSpec) -> Verifier:
+def compile_verifier(task: TaskSpec, app: AppSpec, start: dict[str, Any] | None = None
+                     ) -> Verifier:
     """Render and load a task's verifier: the exact code `phoneworld build` writes."""
-    return load_verifier(render_verifier(task, app), task.id)
+    return load_verifier(render_verifier(task, app, start), task.id)

@@ -4,9 +4,11 @@ that synthesis reads (reachable screens, typable fields, collections and their f
 A draft keeps its rule as clauses plus the change it makes to what the rule pins, so that two
 drafts combine into one task (their changes add up instead of conflicting). Pins are how a
 synthesized verifier refuses collateral damage: every collection a user can change keeps its
-record count and its number of set flags (up to the draft's own change), and every settings
-switch the draft does not target keeps its value. An agent that flips everything in sight does not
-pass by accident.
+record count and its number of set flags (up to the draft's own change), and every flag a user
+can change (a switch, a checkbox, a radio button) that the draft neither targets nor moves with its
+target (a radio button's neighbours) keeps its value. An agent that flips everything in sight does not
+pass by accident. And every such collection is `unchanged` but for the records the draft names
+(`touches`): editing, deleting or adding another record fails too.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from phoneworld.tasks.spec import TaskSpec
 
 Raw = dict[str, Any]
 Range = tuple[int, int]
-MAX_SWITCH_PINS = 8
+MAX_SWITCH_PINS = 256  # flags pinned per task (every one a user can change, in practice)
 SEED_RECORDS = 8  # records a synthesized task's lists start with (the recorded ones first)
 
 
@@ -38,6 +40,9 @@ class Draft:
     category: str = "single_app"
     kinds: tuple[str, ...] = ()  # for pairs: the kinds combined
     targets: tuple[str, ...] = ()  # variables it sets on purpose (not pinned)
+    # per collection, the `where` conditions naming the records it changes (None: it changes one
+    # it cannot name, so that collection is pinned by its counts only)
+    touches: dict[str, tuple[Raw, ...] | None] = field(default_factory=dict)
 
     def signature(self) -> str:
         """Equal for drafts that would make the same task (duplicates)."""
@@ -60,7 +65,10 @@ class AppFacts:
     typable: set[str]  # text variables a user can type into
     collections: dict[str, Collection]
     written: set[str]  # variables (and collections) some effect writes
-    switches: tuple[str, ...] = ()  # flag variables behind a reachable Switch (settings)
+    switches: tuple[str, ...] = ()  # flag variables a user can change (settings, boxes)
+    # per flag variable, the flags the same tap also sets (a radio button's neighbours)
+    coupled: dict[str, frozenset[str]] = field(default_factory=dict)
+    counters: tuple[str, ...] = ()  # number variables a tap adds to
     seeded: Raw = field(default_factory=dict)  # initial-state overrides every task starts from
 
     @property
@@ -137,10 +145,20 @@ def app_facts(app: AppSpec) -> AppFacts:
     switches = []
     for v in app.state:
         bound = nm.bound_widget(app, v.name, "checked") if v.kind == "flag" else None
-        if bound is not None and bound[0] in reachable and nm.is_switch(bound[1]):
+        tappable = bound is not None and bound[0] in reachable and bound[1].checkable
+        if v.kind == "flag" and (tappable or v.name in written):
             switches.append(v.name)
+    coupled: dict[str, set[str]] = {}
+    for t in app.transitions:
+        flags = {e.ref.name for e in t.effects if e.kind in ("set", "toggle")
+                 and e.ref.kind == "var" and e.ref.name in switches}
+        for name in flags:
+            coupled.setdefault(name, set()).update(flags - {name})
+    counters = sorted({e.ref.name for t in app.transitions for e in t.effects
+                       if e.kind == "add" and e.ref.kind == "var"})
     facts = AppFacts(app, reachable, _typable(app, reachable), colls, written,
-                     tuple(switches[:MAX_SWITCH_PINS]))
+                     tuple(switches[:MAX_SWITCH_PINS]),
+                     {k: frozenset(v) for k, v in coupled.items()}, tuple(counters))
     facts.seeded = seed_records(facts)
     return facts
 
@@ -197,13 +215,21 @@ def pins(d: Draft, facts: AppFacts) -> list[Raw]:
         name = c.var.name
         recs = [r for r in state.get(name) or [] if isinstance(r, dict)]
         out.append({"count": {"collection": name, **_bound(len(recs), d.deltas.get(name, (0, 0)))}})
+        named = d.touches.get(name, ())
+        if named is not None:
+            out.append({"unchanged": {"collection": name, "except": list(named)}})
         for flag in c.flags:
             k = sum(1 for r in recs if r.get(flag) is True)
             change = d.deltas.get(f"{name}.{flag}", (0, 0))
             out.append({"count": {"collection": name, "where": {flag: True}, **_bound(k, change)}})
+    moved = set(d.targets).union(*(facts.coupled.get(t, frozenset()) for t in d.targets))
     for var in facts.switches:
-        if var not in d.targets:
+        if var not in moved:
             out.append({"equals": {"var": var, "value": bool(state.get(var))}})
+    for var in facts.counters:
+        value = state.get(var)
+        if var not in d.targets and isinstance(value, int) and not isinstance(value, bool):
+            out.append({"equals": {"var": var, "value": value}})
     return out
 
 

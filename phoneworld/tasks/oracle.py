@@ -159,6 +159,7 @@ class _Search:
         self.vocab = sorted({str(v) for k, v in inst.params.items()
                              if not isinstance(v, bool) and inst.spec.params[k].type != "flag"})
         self.cache: dict[Any, list[Move]] = {}  # frame -> its moves (frames hold their content)
+        self.pruned: set[Any] = set()  # states the breadth-first search ruled out
 
     def key(self) -> tuple[Any, ...]:
         """The search key of the simulator's current position (read live, without a copy)."""
@@ -233,12 +234,13 @@ class _Search:
             if not dirty or sim.screen == LAUNCHER:
                 continue
             k = self.key()
-            if k in seen:
+            if k in seen or (keep and k in self.pruned):
                 continue
-            seen.add(k)
             now = held(sim.peek(), params, None)
             if keep and not all(now[i] for i in keep):
+                self.pruned.add(k)  # breaks what held at the start: not counted as explored
                 continue
+            seen.add(k)
             snap = sim.snapshot()
             out.append((_Node(snap, node, move, node.depth + 1), self.goal(snap, now), now))
         return out
@@ -312,9 +314,37 @@ class _Search:
             found, capped, m = self.guided(root, budget)
             n += m
             if found is not None:
-                return result(found, n, shortest=False)
+                return result(self.shorten(found), n, shortest=False)
         caps = f"{self.config.max_states}+{self.config.max_guided}"
         return result(None, n, f"{UNSOLVED_CAP} ({caps} states)" if capped else UNSOLVED_BUDGET)
+
+    def passes(self, moves: tuple[Move, ...]) -> bool:
+        """Whether `moves` from the instance's start make the verifier pass."""
+        self.sim.reset(self.inst.state)
+        answer = None
+        for m in moves:
+            if m.kind == "done":
+                answer = m.text
+                break
+            self.sim.step(m.action)
+        return self.verifier.verify(self.sim.peek(), self.inst.params, answer).passed
+
+    def shorten(self, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+        """A best-first solution without its detours: while dropping one move, or two (a box
+        ticked and unticked, a text typed and typed over), still passes, drop them."""
+        shorter = True
+        while shorter:
+            shorter = False
+            keep = [i for i, m in enumerate(moves) if m.kind != "done"]
+            for size in (1, 2):
+                for drop in itertools.combinations(keep, size):
+                    fewer = tuple(m for i, m in enumerate(moves) if i not in drop)
+                    if self.passes(fewer):
+                        moves, shorter = fewer, True
+                        break
+                if shorter:
+                    break
+        return moves
 
     @staticmethod
     def _found(node: _Node, goal: Move | None | bool) -> tuple[Move, ...] | None:

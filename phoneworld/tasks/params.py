@@ -10,7 +10,7 @@ are all different (two placeholders name two things), `distinct_from` is honoure
 verifier, neither the rule nor a top-level clause that names a parameter already holds at the
 start: "add a note titled X" never draws an X that is already a note, "mark X done" never a note
 that is done. A clause on app data that holds whichever record is drawn ("the note X still
-exists") keeps things as they are and is not counted; the rest of the rule (other records,
+exists") keeps things as they are and is not counted, nor is an `unchanged` clause; the rest of the rule (other records,
 settings) holds at the start by design. A task whose draws all fail raises `InputError` with the
 reason.
 """
@@ -160,7 +160,7 @@ def draw_problem(spec: s.TaskSpec, params: dict[str, Any], start: dict[str, Any]
     held = verify.clauses_held(start, params, None)
     for i, (clause, holds) in enumerate(zip(top_clauses(spec.rule), held)):
         named = r.params_used(clause)
-        if not holds or not named or (not named & new and _holds_for_any(
+        if not holds or not named or isinstance(clause, r.Unchanged) or (not named & new and _holds_for_any(
                 spec, verify, i, start, params, named, sources)):
             continue
         from phoneworld.tasks.codegen import clause_text

@@ -90,6 +90,8 @@ def rule_reads(app: AppSpec, rule: r.RuleNode) -> set[str]:
             out.add(node.exists.collection)
         elif isinstance(node, r.CountRule):
             out.add(node.count.collection)
+        elif isinstance(node, r.Unchanged):
+            out.add(node.unchanged.collection)
         elif isinstance(node, (r.Equals, r.Contains)):
             body = node.equals if isinstance(node, r.Equals) else node.contains
             if body.var is not None:

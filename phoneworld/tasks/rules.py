@@ -10,6 +10,10 @@ A rule is a mapping with exactly one operator key (the YAML surface syntax is th
     all_of:   [RULE, ...]
     any_of:   [RULE, ...]
     not:      RULE
+    unchanged: {collection: C, except: [{field: MATCH, ...}, ...]}
+              the records of C that match none of the `except` conditions are those of the
+              task's start state (the same records, in any order): nothing else was edited,
+              deleted or added
 
 VALUE is a literal (text, integer, true/false), `{param: NAME}` (a task parameter),
 `{var: NAME}` (a state variable), `{count: {collection, where}}` or `{lookup: {collection, where, field}}` (the field of the first
@@ -27,7 +31,7 @@ from pydantic import Discriminator, Field, Tag, model_validator
 from phoneworld.ir.base import Frozen
 
 Scalar = Union[str, int, bool]
-RULE_OPS = ("exists", "count", "equals", "contains", "all_of", "any_of", "not")
+RULE_OPS = ("exists", "count", "equals", "contains", "all_of", "any_of", "not", "unchanged")
 VALUE_KEYS = ("param", "var", "count", "lookup")
 BAD_TAG = "<not one key>"
 
@@ -168,6 +172,16 @@ class Contains(Frozen):
     contains: Compare
 
 
+class UnchangedBody(Frozen):
+    collection: str
+    except_: tuple[dict[str, Match], ...] = Field(default=(), alias="except")
+
+
+class Unchanged(Frozen):
+    OP: ClassVar[str] = "unchanged"
+    unchanged: UnchangedBody
+
+
 class AllOf(Frozen):
     OP: ClassVar[str] = "all_of"
     all_of: tuple[Rule, ...]
@@ -188,15 +202,16 @@ Rule = Annotated[
         Annotated[Exists, Tag("exists")], Annotated[CountRule, Tag("count")],
         Annotated[Equals, Tag("equals")], Annotated[Contains, Tag("contains")],
         Annotated[AllOf, Tag("all_of")], Annotated[AnyOf, Tag("any_of")],
-        Annotated[Not, Tag("not")],
+        Annotated[Not, Tag("not")], Annotated[Unchanged, Tag("unchanged")],
     ],
     Discriminator(lambda v: _key(v, RULE_OPS)),
 ]
 
-for _m in (CollectionQuery, LookupQuery, ContainsMatch, Compare, CountBody, AllOf, AnyOf, Not):
+for _m in (CollectionQuery, LookupQuery, ContainsMatch, Compare, CountBody, UnchangedBody, AllOf,
+           AnyOf, Not):
     _m.model_rebuild()
 
-RuleNode = Union[Exists, CountRule, Equals, Contains, AllOf, AnyOf, Not]
+RuleNode = Union[Exists, CountRule, Equals, Contains, AllOf, AnyOf, Not, Unchanged]
 ValueNode = Union[bool, int, str, ParamRef, VarValue, CountValue, LookupValue]
 
 # ----------------------------------------------------------------------------- walking
@@ -230,6 +245,9 @@ def rule_values(rule: RuleNode) -> Iterator[Any]:
     elif isinstance(rule, (Equals, Contains)):
         body = rule.equals if isinstance(rule, Equals) else rule.contains
         yield body.value
+    elif isinstance(rule, Unchanged):
+        for where in rule.unchanged.except_:
+            yield from where.values()
 
 
 def nested_values(value: Any) -> Iterator[Any]:

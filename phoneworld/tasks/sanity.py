@@ -1,8 +1,11 @@
 """The sanity check every task passes before anyone trains on it (DESIGN section 6).
 
 A task is kept only when, for its canonical instance: doing nothing fails (the start state does not
-already satisfy the rule), ending at once with `done` (and an empty answer) fails, and the oracle
-solves it within its training budget, its solution replayed from scratch passing the verifier.
+already satisfy the rule), ending at once with `done` (and an empty answer) fails, the oracle
+solves it within its training budget, its solution replayed from scratch passing the verifier, and
+the verifier rejects every near miss of the solution's end state (`phoneworld.tasks.adversary`:
+swapped values, a change left undone or made to the wrong record, side effects, ...): a verifier
+that accepts one is gameable, and the task says which near miss passed.
 Rejected tasks say why, with a short reason that reports count and a detail for people.
 """
 
@@ -18,6 +21,8 @@ from phoneworld.errors import InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import TasksSummary
 from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks.adversary import Attack, Writable, attack, state_diff
+from phoneworld.tasks.relevance import rule_reads
 from phoneworld.tasks.codegen import Verifier, compile_verifier
 from phoneworld.tasks.oracle import Move, OracleConfig, OracleResult, solve
 from phoneworld.tasks.params import TaskInstance, instantiate
@@ -29,6 +34,7 @@ ALREADY = "already satisfied at start"
 DONE_PASSES = "an immediate done passes"
 NO_PARAMS = "parameters cannot be drawn"
 REPLAY = "oracle solution does not replay"
+GAMEABLE = "gameable: a near miss passes"
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,8 @@ class TaskCheck:
     oracle: OracleResult | None = None
     instance: TaskInstance | None = None
     verifier: Verifier | None = None
+    attack: Attack | None = None  # the near misses tried on the oracle's end state
+    end: dict[str, Any] | None = None  # that end state
 
 
 class Playground(Protocol):
@@ -54,9 +62,9 @@ class Playground(Protocol):
     def peek(self) -> Mapping[str, Any]: ...
 
 
-def replay(env: Playground, inst: TaskInstance, verifier: Verifier,
-           moves: tuple[Move, ...]) -> bool:
-    """Whether `moves` from the instance's start make the verifier pass."""
+def play(env: Playground, inst: TaskInstance, moves: tuple[Move, ...]
+         ) -> tuple[dict[str, Any], Any]:
+    """The state `moves` from the instance's start end in, and the answer they give."""
     env.reset(inst.state)
     answer = None
     for m in moves:
@@ -64,14 +72,39 @@ def replay(env: Playground, inst: TaskInstance, verifier: Verifier,
             answer = m.text
             break
         env.step(m.action)
-    return verifier(env.peek(), inst.params, answer).passed
+    return dict(env.peek()), answer
+
+
+def replay(env: Playground, inst: TaskInstance, verifier: Verifier,
+           moves: tuple[Move, ...]) -> bool:
+    """Whether `moves` from the instance's start make the verifier pass."""
+    end, answer = play(env, inst, moves)
+    return verifier(end, inst.params, answer).passed
+
+
+def counterexample(check: TaskCheck) -> list[str]:
+    """The first near miss a task's verifier accepted, as readable lines (a state diff from the
+    oracle's end state and the clause that let it pass)."""
+    if check.attack is None or not check.attack.accepted or check.end is None:
+        return []
+    miss = check.attack.accepted[0]
+    lines = [f"a near miss passes the verifier: {miss.kind}: {miss.what}",
+             "  how it differs from the oracle's end state:"]
+    lines += [f"    {d}" for d in state_diff(check.end, miss.state or check.end)]
+    if miss.kind == "wrong answer":
+        lines.append(f"    answer: {miss.answer!r}")
+    lines.append(f"  hint: {miss.hint()}")
+    return lines
 
 
 def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
                    draw: Callable[[], TaskInstance],
-                   solve_on: Callable[[TaskInstance], OracleResult]) -> TaskCheck:
+                   solve_on: Callable[[TaskInstance], OracleResult],
+                   writable: Writable | None = None, reads: frozenset[str] = frozenset()
+                   ) -> TaskCheck:
     """The sanity check of one task on `env`: a draw exists (`draw`), neither doing nothing
-    nor answering at once passes, the oracle (`solve_on`) solves it and its moves replay."""
+    nor answering at once passes, the oracle (`solve_on`) solves it, its moves replay, and no
+    near miss of its end state passes (what a user can change: `writable`)."""
     try:
         inst = draw()
     except InputError as exc:
@@ -89,17 +122,26 @@ def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
     if not res.solved:
         return TaskCheck(task, False, "oracle: " + res.reason.split(" (")[0],
                          f"{res.reason}; {res.explored} states explored", res, inst, verifier)
-    if not replay(env, inst, verifier, res.moves):
+    end, answer = play(env, inst, res.moves)
+    if not verifier(end, inst.params, answer).passed:
         return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
                          verifier)
-    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps", res, inst, verifier)
+    result = attack(verifier, inst.state, end, inst.params, writable or Writable(), answer, reads)
+    if result.accepted:
+        miss = result.accepted[0]
+        return TaskCheck(task, False, GAMEABLE, f"{miss.kind}: {miss.what} "
+                         f"({len(result.accepted)} of {result.tried} near misses pass)", res, inst,
+                         verifier, result, end)
+    return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps; {result.tried} near "
+                     "misses rejected", res, inst, verifier, result, end)
 
 
 def check_one(sim: Simulator, task: TaskSpec, app: AppSpec,
               config: OracleConfig | None = None) -> TaskCheck:
     verifier = compile_verifier(task, app)
     return check_instance(sim, task, verifier, lambda: instantiate(task, app, verify=verifier),
-                          lambda inst: solve(sim, inst, verifier, config))
+                          lambda inst: solve(sim, inst, verifier, config), Writable.of(app),
+                          frozenset(rule_reads(app, task.rule)))
 
 
 def check_each(tasks: list[TaskSpec], check: Callable[[TaskSpec], TaskCheck],
@@ -127,6 +169,10 @@ def summarize(checks: list[TaskCheck], dropped: Counter[str] | None = None) -> T
     kept = [c for c in checks if c.kept]
     kinds = Counter(c.task.kind() for c in kept)
     total = len(checks) + sum((dropped or Counter()).values())
+    attacked = [c.attack for c in kept if c.attack is not None]  # all rejected, or not kept
     return TasksSummary(synthesized=total, kept=len(kept), rejected=total - len(kept),
                         rejection_reasons=dict(sorted(reasons.items())),
-                        kinds=dict(sorted(kinds.items())))
+                        kinds=dict(sorted(kinds.items())),
+                        adversarial={"tried": sum(a.tried for a in attacked),
+                                     "rejected": sum(a.rejected for a in attacked)},
+                        gameable=sum(c.reason == GAMEABLE for c in checks))

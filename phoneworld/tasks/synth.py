@@ -76,7 +76,7 @@ def _one_more(facts: AppFacts, c: Collection, change: int) -> Draft:
         text = f"Delete one {c.noun}{place.replace(' to ', ' from ', 1)}"
         deltas.update({f"{coll}.{f}": (-1, 0) for f in c.flags})  # the one removed may be set
     return Draft(kind, slug, text, [{"count": {"collection": coll, "equals": n + change}}],
-                 deltas=deltas)
+                 deltas=deltas, touches={coll: None})
 
 
 def creates(facts: AppFacts) -> Iterator[Draft]:
@@ -94,12 +94,13 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
             title = {field: _p("title")}
             coll = c.var.name
             yield Draft("create", c.noun, base, [{"exists": {"collection": coll, "where": title}}],
-                        {"title": PHRASE}, {coll: (1, 1)})
+                        {"title": PHRASE}, {coll: (1, 1)}, touches={coll: (title,)})
             for flag in c.flags:
                 word = nm.field_words(c.noun, flag)
                 yield Draft("create", f"{c.noun}_{word}", f"{base} and mark it as {word}",
                             [{"exists": {"collection": coll, "where": {**title, flag: True}}}],
-                            {"title": PHRASE}, {coll: (1, 1), f"{coll}.{flag}": (1, 1)})
+                            {"title": PHRASE}, {coll: (1, 1), f"{coll}.{flag}": (1, 1)},
+                            touches={coll: (title,)})
 
 
 def edits(facts: AppFacts) -> Iterator[Draft]:
@@ -126,11 +127,12 @@ def _edit(c: Collection, field: str) -> Draft:
         return Draft("edit", f"{c.noun}_{attr}", verb, [
             {"exists": {"collection": coll, "where": {field: _p("new")}}},
             {"not": {"exists": {"collection": coll, "where": {field: _p("old")}}}},
-        ], {"old": _data(c, field), "new": PHRASE})
+        ], {"old": _data(c, field), "new": PHRASE},
+            touches={coll: ({field: _p("old")}, {field: _p("new")})})
     return Draft("edit", f"{c.noun}_{attr}",
                  f'Set the {attr} of the {c.noun} "{{key}}" to "{{new}}"',
                  [{"exists": {"collection": coll, "where": {idf: _p("key"), field: _p("new")}}}],
-                 {"key": _data(c, idf), "new": PHRASE})
+                 {"key": _data(c, idf), "new": PHRASE}, touches={coll: ({idf: _p("key")},)})
 
 
 def toggles(facts: AppFacts) -> Iterator[Draft]:
@@ -145,7 +147,8 @@ def toggles(facts: AppFacts) -> Iterator[Draft]:
                             f'Mark the {c.noun} "{{title}}" as {"" if on else "not "}{word}',
                             [{"exists": {"collection": c.var.name, "where": where}}],
                             {"title": _data(c, c.id_field)},
-                            {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)})
+                            {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)},
+                            touches={c.var.name: ({c.id_field: _p("title")},)})
 
 
 def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
@@ -164,7 +167,8 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
                 yield Draft("delete", c.noun, f'Delete the {c.noun} "{{title}}"',
                             [{"not": {"exists": {"collection": coll, "where": {idf: _p("title")}}}}],
                             {"title": _data(c, idf)},
-                            {coll: (-1, -1), **{f"{coll}.{f}": (-1, 0) for f in c.flags}})
+                            {coll: (-1, -1), **{f"{coll}.{f}": (-1, 0) for f in c.flags}},
+                            touches={coll: ({idf: _p("title")},)})
             else:
                 yield Draft("select", c.noun, f'Open the {c.noun} "{{title}}"',
                             [{"equals": {"selected": {"collection": coll, "field": idf},

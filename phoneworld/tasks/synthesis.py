@@ -84,10 +84,15 @@ def combine(a: Draft, b: Draft) -> Draft | None:
     for k, (lo, hi) in b.deltas.items():
         lo0, hi0 = deltas.get(k, (0, 0))
         deltas[k] = (lo0 + lo, hi0 + hi)
+    touches: dict[str, tuple[Any, ...] | None] = dict(a.touches)
+    for coll, named in b.touches.items():
+        mine = touches.get(coll, ())
+        touches[coll] = None if mine is None or named is None else (
+            *mine, *_rename(list(named), names))
     return Draft("pair", f"{a.slug}_and_{b.slug}", f"{a.instruction.rstrip('.')} and {second}",
                  a.clauses + _rename(b.clauses, names), params, deltas,
                  {**a.initial_state, **b.initial_state}, kinds=(a.kind, b.kind),
-                 targets=a.targets + b.targets)
+                 targets=a.targets + b.targets, touches=touches)
 
 
 def pairs(by_kind: dict[str, list[Draft]], limit: int) -> list[Draft]:

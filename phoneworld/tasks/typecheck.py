@@ -151,6 +151,12 @@ class TaskChecker:
             self.compare(node, here)
         elif isinstance(node, r.Not):
             self.rule(node.not_, here)
+        elif isinstance(node, r.Unchanged):
+            body = node.unchanged
+            for i, where in enumerate(body.except_):
+                self.query(body.collection, where, (*here, "except", i))
+            if not body.except_:
+                self.collection(body.collection, (*here, "collection"))
         else:
             for i, kid in enumerate(r.children(node)):
                 self.rule(kid, (*here, i))

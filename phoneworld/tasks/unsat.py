@@ -85,6 +85,8 @@ def _reads(leaf: Any) -> set[str]:
         names.add(leaf.exists.collection)
     elif isinstance(leaf, r.CountRule):
         names.add(leaf.count.collection)
+    elif isinstance(leaf, r.Unchanged):
+        names.add(leaf.unchanged.collection)
     elif isinstance(leaf, (r.Equals, r.Contains)):
         body = leaf.equals if isinstance(leaf, r.Equals) else leaf.contains
         if body.var is not None:

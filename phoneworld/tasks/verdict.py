@@ -16,12 +16,14 @@ Comparison conventions (shared by every verifier):
 - An answer matches an integer when it is that integer, or holds exactly one integer and it is
   that one ("3 notes"); otherwise its `answer_norm` must equal the expected value's.
 - `count` bounds are integers; a bound that is no integer fails the clause.
+- `unchanged` compares records as multisets of their fields' normalized texts.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -214,6 +216,30 @@ def answer_equals(answer: Any, expected: Any, label: str) -> Verdict:
     if answer_matches(answer, expected):
         return Verdict(True, f"the answer {show(answer)} is right", label)
     return Verdict(False, f"the answer {show(answer)} is not {show(expected)}", label)
+
+
+def _rest(state: Mapping[str, Any], collection: str, excepts: tuple[tuple[Cond, ...], ...]
+          ) -> Counter[tuple[tuple[str, str], ...]]:
+    hit = {id(r) for where in excepts for r in matching(state, collection, where)}
+    return Counter(tuple(sorted((k, norm(v)) for k, v in r.items()))
+                   for r in records(state, collection) if id(r) not in hit)
+
+
+def _record_text(rec: tuple[tuple[str, str], ...]) -> str:
+    return "{" + ", ".join(f"{k}: {v!r}" for k, v in rec) + "}"
+
+
+def unchanged(state: Mapping[str, Any], start: Mapping[str, Any], collection: str,
+              excepts: tuple[tuple[Cond, ...], ...], label: str) -> Verdict:
+    """The records of `collection` matching none of `excepts` are those of `start`."""
+    before, after = _rest(start, collection, excepts), _rest(state, collection, excepts)
+    if before == after:
+        return Verdict(True, f"the other records of {collection} are as at the start", label)
+    gone = [_record_text(r) for r in (before - after).elements()]
+    new = [_record_text(r) for r in (after - before).elements()]
+    what = "; ".join(x for x in (f"gone: {', '.join(gone[:3])}" if gone else "",
+                                 f"new: {', '.join(new[:3])}" if new else "") if x)
+    return Verdict(False, f"other records of {collection} changed ({what})", label)
 
 
 # ----------------------------------------------------------------------------- composites

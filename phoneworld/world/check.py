@@ -17,6 +17,8 @@ from phoneworld.tasks import spec as s
 from phoneworld.tasks.codegen import compile_verifier
 from phoneworld.tasks.load import LoadedTask, YamlPath, load_checked
 from phoneworld.tasks.oracle import OracleConfig
+from phoneworld.tasks.adversary import Writable
+from phoneworld.tasks.relevance import rule_reads
 from phoneworld.tasks.sanity import TaskCheck, check_each, check_instance
 from phoneworld.tasks.typecheck import TaskChecker
 from phoneworld.world.device import World
@@ -62,7 +64,16 @@ def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
     verifier = compile_verifier(task, schema)  # type: ignore[arg-type]
     return check_instance(world, task, verifier,
                           lambda: instantiate(task, schema, verify=verifier),
-                          lambda inst: solve(world, schema, inst, verifier, config))
+                          lambda inst: solve(world, schema, inst, verifier, config),
+                          writable(world), frozenset(rule_reads(schema, task.rule)))  # type: ignore[arg-type]
+
+
+def writable(world: World) -> Writable:
+    """What a user can change in the world: each app's writable state, under its package."""
+    out = Writable()
+    for pkg, sim in world.sims.items():
+        out = out | Writable.of(sim.spec).prefixed(f"{pkg}:")
+    return out
 
 
 def check_all(world: World, schema: WorldSchema, tasks: list[s.TaskSpec],

@@ -210,9 +210,10 @@ def sinks(world: World) -> Iterator[Sink]:
             yield from _field_sinks(world, pkg)
 
 
-def pins(world: World, skip: str) -> list[Raw]:
+def pins(world: World, skip: str, made: Raw | None = None) -> list[Raw]:
     """Clauses that keep every app as it was apart from the sink's collection `skip`: the record
-    count and set-flag count of each collection a user can change, and each settings switch. A
+    count and set-flag count of each collection a user can change, its records `unchanged` (in
+    `skip`, but for the record the task makes, matching `made`), and each settings switch. A
     verifier refuses collateral damage, and the oracle never explores it."""
     out: list[Raw] = []
     for pkg, sim in world.sims.items():
@@ -223,11 +224,17 @@ def pins(world: World, skip: str) -> list[Raw]:
             recs = [r for r in state.get(c.var.name) or [] if isinstance(r, dict)]
             if name != skip:
                 out.append({"count": {"collection": name, "equals": len(recs)}})
+                out.append({"unchanged": {"collection": name, "except": []}})
+            elif made is not None:
+                out.append({"unchanged": {"collection": name, "except": [made]}})
             for flag in c.flags:
                 k = sum(1 for r in recs if r.get(flag) is True)
                 out.append({"count": {"collection": name, "where": {flag: True}, "equals": k}})
         for var in facts.switches:
             out.append({"equals": {"var": f"{pkg}:{var}", "value": bool(state.get(var))}})
+        for var in facts.counters:
+            if isinstance(state.get(var), int) and not isinstance(state.get(var), bool):
+                out.append({"equals": {"var": f"{pkg}:{var}", "value": state[var]}})
     return out
 
 
@@ -263,8 +270,9 @@ def handoff_tasks(world: World, schema: WorldSchema) -> list[TaskSpec]:
                                  {**params, **sink.params}, initial))
 
             target = sink.clauses("text")
-            kept = [p for p in pins(world, target[-1].get("count", {}).get("collection", ""))
-                    if p not in target]
+            made = target[0].get("exists", {}).get("where")
+            kept = [p for p in pins(world, target[-1].get("count", {}).get("collection", ""),
+                                    made) if p not in target]
             what = f'{src.what} "{{text}}" from {src.label}'
             copied = [{"equals": {"var": CLIPBOARD, "value": {"param": "text"}}}, *target]
             add("copy", f"Copy {what} and paste it {sink.phrase}", copied, {"text": text},

@@ -27,14 +27,30 @@ def _task(example_dir: Path, task_id: str) -> TaskSpec:
 def test_a_rename_never_draws_a_new_title_that_is_already_a_note(notes: AppSpec,
                                                                  example_dir: Path) -> None:
     """The issue's draw: "rename "Call Alice" to "Drop off the dry cleaning"", a seeded note."""
-    task = _task(example_dir, "pair_note_and_note_title")
+    task = _task(example_dir, "edit_note_title")
     verifier = compile_verifier(task, notes)
     for seed in range(60):
         inst = instantiate(task, notes, seed, verify=verifier)
         titles = _titles(inst.state)
-        assert inst.params["new"] not in titles and inst.params["title"] not in titles, seed
-        assert inst.params["old"] in titles
-        assert len({inst.params["new"], inst.params["title"]}) == 2, seed
+        assert inst.params["new"] not in titles and inst.params["old"] in titles, seed
+
+
+def test_two_fresh_placeholders_never_draw_the_same_value(notes: AppSpec) -> None:
+    """"Add a note titled {title} and rename {old} to {new}": {title} and {new} differ."""
+    exists = [{"exists": {"collection": "note_list_items", "where": {"note_title": {"param": p}}}}
+              for p in ("title", "new")]
+    task = TaskSpec.model_validate({
+        "id": "add_and_rename", "app": notes.package,
+        "instruction": 'Add a note titled "{title}" and rename "{old}" to "{new}"',
+        "params": {"title": {"from": "choice", "choices": ["Walk the dog", "Feed the cat"]},
+                   "new": {"from": "choice", "choices": ["Walk the dog", "Feed the cat"]},
+                   "old": {"from": "app_data", "source": "note_list_items.note_title"}},
+        "rule": {"all_of": exists},
+    })
+    verifier = compile_verifier(task, notes)
+    for seed in range(30):
+        inst = instantiate(task, notes, seed, verify=verifier)
+        assert inst.params["title"] != inst.params["new"], seed
 
 
 def test_marking_done_never_draws_a_note_that_is_done(notes: AppSpec, example_dir: Path) -> None:

@@ -45,6 +45,11 @@ def _append(state: State, title: str, done: bool = False) -> None:
     state[NOTES].append({"note_title": title, "note_done": done})
 
 
+def _flip_other(state: State, title: str) -> None:
+    other = next(x for x in state[NOTES] if x["note_title"] != title)
+    other["note_done"] = not other["note_done"]
+
+
 def test_every_hand_written_task_passes_the_sanity_check(notes: AppSpec,
                                                          hand_tasks: dict[str, LoadedTask]) -> None:
     assert len(hand_tasks) >= 5
@@ -74,7 +79,7 @@ BREAKS: list[tuple[str, str, Mutation]] = [
     ("open_notes_count", "rule.all_of[0]", lambda s, p: "2"),
     ("open_notes_count", "rule.all_of[1]",
      lambda s, p: (_find(s, "Buy milk").update(note_done=True), "2")[1]),
-    ("open_by_topic", "rule",
+    ("open_by_topic", "rule.all_of[0]",
      lambda s, p: s.update(note_list_items_selected=next(
          i for i, x in enumerate(s[NOTES]) if p["topic"].lower() not in x["note_title"].lower()))),
     ("clear_topic", "rule.all_of[0]", lambda s, p: _append(s, "More milk")),
@@ -83,6 +88,19 @@ BREAKS: list[tuple[str, str, Mutation]] = [
         [x for x in s[NOTES] if x["note_title"] == p["title"]] or [_append(s, p["title"])],
         _find(s, p["title"]).update(note_done=False))[-1]),
     ("done_or_gone", "rule.all_of[1]", lambda s, p: s[NOTES].clear()),
+    # the pins: another note edited, a switch flipped
+    ("add_and_finish", "rule.all_of[2]", lambda s, p: _find(s, "Buy milk").update(note_title="X")),
+    ("rename_note", "rule.all_of[3]", lambda s, p: _flip_other(s, p["new"])),
+    ("night_setup", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    ("open_by_topic", "rule.all_of[1]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    ("clear_topic", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    ("done_or_gone", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    *[(t, f"rule.all_of[{i}]", lambda s, p: s.update(dark_mode_switch=True))
+      for t, i in (("add_and_finish", 3), ("rename_note", 4), ("open_by_topic", 2),
+                   ("open_notes_count", 2), ("clear_topic", 3), ("done_or_gone", 3))],
+    *[(t, f"rule.all_of[{i}]", lambda s, p: s.update(sort_switch=True))
+      for t, i in (("add_and_finish", 4), ("rename_note", 5), ("open_by_topic", 3),
+                   ("open_notes_count", 3), ("clear_topic", 4), ("done_or_gone", 4))],
 ]
 
 

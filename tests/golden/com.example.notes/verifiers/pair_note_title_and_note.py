@@ -7,16 +7,17 @@ from typing import Any
 
 from phoneworld.tasks.verdict import (  # noqa: F401  (not every verifier uses every primitive)
     Verdict, all_of, answer_equals, any_of, contains, count, count_of, equals, exists, lookup,
-    not_, param, selected, var,
+    not_, param, selected, unchanged, var,
 )
 
 TASK_ID = 'pair_note_title_and_note'
 APP = 'com.example.notes'
 INSTRUCTION = 'Rename the note "{old}" to "{new}" and delete the note "{title}"'
+START = {'note_list_items': [{'note_done': False, 'note_title': 'Buy milk'}, {'note_done': True, 'note_title': 'Call Alice'}, {'note_done': False, 'note_title': 'Pay rent'}, {'note_done': False, 'note_title': 'Water the plants'}, {'note_done': False, 'note_title': 'Pick up the parcel'}, {'note_done': True, 'note_title': 'Clean the kitchen'}, {'note_done': False, 'note_title': 'Drop off the dry cleaning'}, {'note_done': False, 'note_title': 'Order printer ink'}]}  # the start state's records that `unchanged` clauses compare with
 
 
 def _clause_0(state: Any, params: Any, answer: Any) -> Verdict:
-    return all_of('rule: all of 7 clauses', (
+    return all_of('rule: all of 8 clauses', (
         lambda: _clause_1(state, params, answer),
         lambda: _clause_2(state, params, answer),
         lambda: _clause_4(state, params, answer),
@@ -24,6 +25,7 @@ def _clause_0(state: Any, params: Any, answer: Any) -> Verdict:
         lambda: _clause_7(state, params, answer),
         lambda: _clause_8(state, params, answer),
         lambda: _clause_9(state, params, answer),
+        lambda: _clause_10(state, params, answer),
     ))
 
 
@@ -61,22 +63,29 @@ def _clause_6(state: Any, params: Any, answer: Any) -> Verdict:
 
 
 def _clause_7(state: Any, params: Any, answer: Any) -> Verdict:
-    return count(
-        state, 'note_list_items', (('note_done', 'eq', True),), 'rule.all_of[4]: count(note_list_items where note_done == true) >= 1 and <= 2',
-        equals=None, at_least=1, at_most=2,
+    return unchanged(
+        state, START, 'note_list_items', ((('note_title', 'eq', param(params, 'old')),), (('note_title', 'eq', param(params, 'new')),), (('note_title', 'eq', param(params, 'title')),), ),
+        'rule.all_of[4]: note_list_items unchanged but for records where note_title == {old} or note_title == {new} or note_title == {title}',
     )
 
 
 def _clause_8(state: Any, params: Any, answer: Any) -> Verdict:
-    return equals(
-        var(state, 'dark_mode_switch'), False, 'rule.all_of[5]: dark_mode_switch == false',
-        'dark_mode_switch',
+    return count(
+        state, 'note_list_items', (('note_done', 'eq', True),), 'rule.all_of[5]: count(note_list_items where note_done == true) >= 1 and <= 2',
+        equals=None, at_least=1, at_most=2,
     )
 
 
 def _clause_9(state: Any, params: Any, answer: Any) -> Verdict:
     return equals(
-        var(state, 'sort_switch'), False, 'rule.all_of[6]: sort_switch == false',
+        var(state, 'dark_mode_switch'), False, 'rule.all_of[6]: dark_mode_switch == false',
+        'dark_mode_switch',
+    )
+
+
+def _clause_10(state: Any, params: Any, answer: Any) -> Verdict:
+    return equals(
+        var(state, 'sort_switch'), False, 'rule.all_of[7]: sort_switch == false',
         'sort_switch',
     )
 
@@ -88,8 +97,13 @@ def verify(state: Any, params: Any, answer: Any = None) -> Verdict:
 
 def clauses_held(state: Any, params: Any, answer: Any = None) -> tuple[bool, ...]:
     """Which of the rule's top-level clauses hold (the oracle's guide)."""
-    clauses = (_clause_1, _clause_2, _clause_4, _clause_6, _clause_7, _clause_8, _clause_9,)
+    clauses = (_clause_1, _clause_2, _clause_4, _clause_6, _clause_7, _clause_8, _clause_9, _clause_10,)
     return tuple(clause(state, params, answer).passed for clause in clauses)
+
+
+def branches(state: Any, params: Any, answer: Any = None) -> tuple[str, ...]:
+    """Per `any_of` of the rule, the alternative that holds first (its clause label, or "")."""
+    return ()
 
 
 def answers(state: Any, params: Any) -> list[Any]:

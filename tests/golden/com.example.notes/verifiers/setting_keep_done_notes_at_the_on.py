@@ -7,20 +7,22 @@ from typing import Any
 
 from phoneworld.tasks.verdict import (  # noqa: F401  (not every verifier uses every primitive)
     Verdict, all_of, answer_equals, any_of, contains, count, count_of, equals, exists, lookup,
-    not_, param, selected, var,
+    not_, param, selected, unchanged, var,
 )
 
 TASK_ID = 'setting_keep_done_notes_at_the_on'
 APP = 'com.example.notes'
 INSTRUCTION = 'Turn on Keep done notes at the bottom'
+START = {'note_list_items': [{'note_done': False, 'note_title': 'Buy milk'}, {'note_done': True, 'note_title': 'Call Alice'}, {'note_done': False, 'note_title': 'Pay rent'}, {'note_done': False, 'note_title': 'Water the plants'}, {'note_done': False, 'note_title': 'Pick up the parcel'}, {'note_done': True, 'note_title': 'Clean the kitchen'}, {'note_done': False, 'note_title': 'Drop off the dry cleaning'}, {'note_done': False, 'note_title': 'Order printer ink'}]}  # the start state's records that `unchanged` clauses compare with
 
 
 def _clause_0(state: Any, params: Any, answer: Any) -> Verdict:
-    return all_of('rule: all of 4 clauses', (
+    return all_of('rule: all of 5 clauses', (
         lambda: _clause_1(state, params, answer),
         lambda: _clause_2(state, params, answer),
         lambda: _clause_3(state, params, answer),
         lambda: _clause_4(state, params, answer),
+        lambda: _clause_5(state, params, answer),
     ))
 
 
@@ -39,15 +41,22 @@ def _clause_2(state: Any, params: Any, answer: Any) -> Verdict:
 
 
 def _clause_3(state: Any, params: Any, answer: Any) -> Verdict:
-    return count(
-        state, 'note_list_items', (('note_done', 'eq', True),), 'rule.all_of[2]: count(note_list_items where note_done == true) == 2',
-        equals=2, at_least=None, at_most=None,
+    return unchanged(
+        state, START, 'note_list_items', (),
+        'rule.all_of[2]: note_list_items unchanged',
     )
 
 
 def _clause_4(state: Any, params: Any, answer: Any) -> Verdict:
+    return count(
+        state, 'note_list_items', (('note_done', 'eq', True),), 'rule.all_of[3]: count(note_list_items where note_done == true) == 2',
+        equals=2, at_least=None, at_most=None,
+    )
+
+
+def _clause_5(state: Any, params: Any, answer: Any) -> Verdict:
     return equals(
-        var(state, 'dark_mode_switch'), False, 'rule.all_of[3]: dark_mode_switch == false',
+        var(state, 'dark_mode_switch'), False, 'rule.all_of[4]: dark_mode_switch == false',
         'dark_mode_switch',
     )
 
@@ -59,8 +68,13 @@ def verify(state: Any, params: Any, answer: Any = None) -> Verdict:
 
 def clauses_held(state: Any, params: Any, answer: Any = None) -> tuple[bool, ...]:
     """Which of the rule's top-level clauses hold (the oracle's guide)."""
-    clauses = (_clause_1, _clause_2, _clause_3, _clause_4,)
+    clauses = (_clause_1, _clause_2, _clause_3, _clause_4, _clause_5,)
     return tuple(clause(state, params, answer).passed for clause in clauses)
+
+
+def branches(state: Any, params: Any, answer: Any = None) -> tuple[str, ...]:
+    """Per `any_of` of the rule, the alternative that holds first (its clause label, or "")."""
+    return ()
 
 
 def answers(state: Any, params: Any) -> list[Any]:
