@@ -40,6 +40,18 @@ def test_a_header_tapped_where_nothing_was_clickable_does_not_shadow_a_button_un
     assert matches(compiled) == [("menu", 0, True), ("help", 0, True)]
 
 
+def test_a_disabled_looking_control_that_a_recorded_tap_made_act_is_enabled() -> None:
+    # WebView content reports enabled="false" on controls that do take taps.
+    check = view(BUTTON, b(100, 400, 500, 500), id="anchor", text="I'm not a robot",
+                 clickable=True, enabled=False)
+    captcha = screen(check, activity=".CaptchaActivity")
+    solved = screen(view(TEXT, b(0, 0, W, 200), id="done", text="Verified"),
+                    activity=".DoneActivity")
+    compiled = compile_app(traces(episode("solve", captcha, tap(check), solved)))
+    assert [w.enabled for w in compiled.spec.screens[0].root.children if w.wid == "anchor"] == [True]
+    assert matches(compiled) == [("solve", 0, True)]
+
+
 def test_a_scroll_on_a_plain_list_inside_a_scroll_view_reaches_the_scroll_view() -> None:
     # The rows repeat in a LinearLayout (a list to the abstraction, not scrollable itself).
     def form(*titles: str) -> Observation:
