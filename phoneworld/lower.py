@@ -26,10 +26,11 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
     lists = {(lb.screen, lb.widget): lb.collection for lb in model.lists}
     fields = {v.name: {f.name: f for f in v.fields} for v in model.variables
               if v.kind == "collection"}
+    acting = {(r.screen, r.widget) for r in model.rules if r.effects or r.target is not None}
     screens = tuple(
         ScreenSpec(
             id=t.id, name=t.name, package=t.package, activity=t.activity,
-            root=_widget(t.id, t.root, bindings, lists, fields),
+            root=_widget(t.id, t.root, bindings, lists, fields, acting),
             observations=t.observations, sources=t.sources,
         )
         for t in abstraction.screens
@@ -54,6 +55,7 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
 
 def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Binding],
             lists: dict[tuple[str, str], str], fields: dict[str, dict[str, FieldSpec]],
+            acting: set[tuple[str, str | None]],
             item_fields: dict[str, tuple[Expr | None, Expr | None]] | None = None) -> Widget:
     text: Expr = Lit(value=t.text)
     checked: Expr = Lit(value=t.checked)
@@ -68,14 +70,19 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
     list_spec = None
     if t.item is not None and (screen, t.wid) in lists:
         coll = lists[(screen, t.wid)]
-        item = _widget(screen, t.item, bindings, lists, fields,
+        item = _widget(screen, t.item, bindings, lists, fields, acting,
                        _field_map(t.item, fields.get(coll, {})))
         list_spec = ListSpec(collection=coll, item=item, pitch=max(1, t.pitch),
                              max_visible=max(1, t.max_visible))
-    children = tuple(_widget(screen, c, bindings, lists, fields, item_fields) for c in t.children)
+    children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields)
+                     for c in t.children)
+    traits = traits_of(t)
+    # A widget never seen enabled that a recorded action on it still made act (a WebView's
+    # controls report enabled="false") is enabled: the recording shows it takes the action.
+    traits["enabled"] = traits["enabled"] or (screen, t.wid) in acting
     return Widget(
         wid=t.wid, cls=t.cls, resource_id=t.resource_id, content_desc=t.content_desc, text=text,
-        checked=checked, bounds=t.bounds, **traits_of(t), children=children, list=list_spec,
+        checked=checked, bounds=t.bounds, **traits, children=children, list=list_spec,
     )
 
 

@@ -14,6 +14,7 @@ from phoneworld.abstract.shape import content_keys
 from phoneworld.ir.graph import Edge, ObservedStep, TransitionGraph
 from phoneworld.ir.screens import Abstraction, HitBox, ScreenReading
 from phoneworld.ir.trace import Action, Step, TraceSet
+from phoneworld.runtime.semantics import takes
 
 __all__ = ["graph", "hit_test", "action_kind"]
 
@@ -54,17 +55,9 @@ def hit_test(boxes: tuple[HitBox, ...], x: float, y: float, kind: str) -> HitBox
     if not under:
         return None
     for box in reversed(under):
-        if _takes(box, kind):
+        if takes(box, kind):
             return box
     return under[-1]
-
-
-def _takes(box: HitBox, kind: str) -> bool:
-    if kind == "long_press":
-        return box.long_clickable or box.clickable
-    if kind.startswith("scroll"):
-        return box.scrollable
-    return box.clickable or box.checkable or box.editable
 
 
 def _observe(step: Step, here: ScreenReading, there: ScreenReading, focus: _Focus, changed: bool

@@ -179,6 +179,31 @@ def eval_expr(
     return inp
 
 
+class Traits(Protocol):
+    """What touch dispatch reads of a widget (a recorded `HitBox`, a compiled `CNode`)."""
+
+    @property
+    def clickable(self) -> bool: ...
+    @property
+    def long_clickable(self) -> bool: ...
+    @property
+    def checkable(self) -> bool: ...
+    @property
+    def editable(self) -> bool: ...
+    @property
+    def scrollable(self) -> bool: ...
+
+
+def takes(w: Traits, kind: str) -> bool:
+    """Whether a widget can take an action of `kind` (click, long_press, scroll_*): the one test
+    that the graph pass hit-tests recorded actions with and that touch dispatch uses."""
+    if kind == "long_press":
+        return w.long_clickable or w.clickable
+    if kind.startswith("scroll"):
+        return w.scrollable
+    return w.clickable or w.checkable or w.editable
+
+
 def binding_ref(e: CExpr, coll: str | None) -> tuple[Any, ...] | None:
     """The writable reference a widget's text or checked expression reads, if any (`coll`: the
     collection of the list item the widget belongs to)."""

@@ -8,9 +8,15 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
 - Touch dispatch (`frame.dispatch`): children topmost-first, depth-first; the first node under the
   point that *handles* the action wins, else it bubbles up. A node handles an action when it has a
   transition for (screen, action kind, wid), is editable, is (for `click`) checkable with a bound
-  `checked`, or is disabled and clickable/checkable/editable (it swallows the touch, nothing happens).
-  A plain clickable node without a transition does not handle it, so a tap on a row's label reaches
-  the row's transition.
+  `checked`, or is disabled and clickable/checkable/editable (it swallows the touch, nothing
+  happens). A plain clickable node without a transition does not handle
+  it, so a tap on a row's label reaches the row's transition. A node that handles it only through
+  its transition, unable to take it (a recorded tap that landed where nothing could, as the graph
+  pass hit-tests), gives way to the first node under the point that can take it and has a
+  transition for it, unless that one is its ancestor: an overlay that cannot take a tap never
+  shadows the views below it, as on Android.
+  A scroll goes to the scrollable under the point when that has a transition for it, else to the
+  first node that is scrollable, a list, or has a transition for it.
 - A transition's effects run, then navigation: `push` (to the current screen: stays), `replace`,
   `pop` (with a target: pop down to it if on the stack, else replace), `stay`; `target=None`: stay
   (or, for `pop`, pop one). Popping the bottom of the stack leaves the app.
@@ -251,11 +257,23 @@ class Simulator:
 
         return accept
 
+    def _hit(self, x: float, y: float, kind: str) -> RNode | None:
+        """The node a tap lands on (see the module docstring): one that handles it only through
+        its transition, unable to take the tap, gives way to a taker with a transition in a
+        branch below it (an overlay never shadows what is under it)."""
+        root = self.frame().root
+        n = dispatch(root, x, y, self._accepts(kind))
+        if n is None or sem.takes(n.c, kind):
+            return n
+        trans, sid = self.app.transitions, self._screen
+        m = dispatch(root, x, y, lambda r: sem.takes(r.c, kind) and (sid, kind, r.c.wid) in trans)
+        return n if m is None or _holds(m, n) else m
+
     def tap(self, x: float, y: float, kind: str = "click") -> StepResult:
         """A click, double_click or long_press at device pixel (x, y)."""
         if self._screen == LAUNCHER:
             return self._launcher_tap(x, y)
-        n = dispatch(self.frame().root, x, y, self._accepts(kind))
+        n = self._hit(x, y, kind)
         if n is None:
             return StepResult(False)
         c, v0 = n.c, self._version
@@ -300,8 +318,12 @@ class Simulator:
         if x is None or y is None:
             n = next((m for m in f.nodes if m.c.scrollable or m.c.lst is not None), None)
         else:
-            n = dispatch(f.root, x, y, lambda m: m.c.scrollable or m.c.lst is not None
-                         or (sid, kind, m.c.wid) in trans)
+            # the scrollable under the point takes a scroll, as the graph pass hit-tests recorded
+            # ones; else a list under it shifts its records
+            n = dispatch(f.root, x, y, lambda m: sem.takes(m.c, kind))
+            if n is None or (sid, kind, n.c.wid) not in trans:
+                n = dispatch(f.root, x, y, lambda m: m.c.scrollable or m.c.lst is not None
+                             or (sid, kind, m.c.wid) in trans)
         wid = n.c.wid if n is not None else None
         fired, left = self._fire(kind, wid, n, "")
         if fired is None and wid is not None:
@@ -434,3 +456,7 @@ class Simulator:
         self._focus = None
         self._touch()
 
+
+def _holds(ancestor: RNode, node: RNode) -> bool:
+    """Whether `node` is in `ancestor`'s subtree."""
+    return ancestor is node or any(_holds(c, node) for c in ancestor.children)

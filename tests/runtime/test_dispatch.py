@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from phoneworld.ir.app import (
-    Guard, ListSpec, Lit, SetEffect, StateVar, Transition, Var, VarRef, Widget,
+    FieldSpec, Guard, ListSpec, Lit, SetEffect, StateVar, Transition, Var, VarRef, Widget,
 )
 from phoneworld.ir.trace import Back, Click, DoubleClick, Enter, LongPress, Scroll
 from phoneworld.runtime import Simulator
@@ -163,3 +163,27 @@ def test_set_effect_reports_a_change_only_when_the_value_changes() -> None:
     sim = Simulator(app)
     assert sim.step(Click(x=1, y=1)).changed and sim.state == {"v": "set"}
     assert not sim.step(Click(x=1, y=1)).changed
+
+
+def test_an_overlay_that_cannot_take_a_tap_does_not_shadow_a_button_below_it() -> None:
+    # The overlay's transition comes from a tap where nothing under it could take one.
+    header = label("header", TOP)
+    app = mini_app({"a": [button("btn", B(800, 0, 1000, 300)), header], "b": [], "c": []},
+                   [go("t_btn", "a", "btn", "b"), go("t_header", "a", "header", "c")])
+    sim = Simulator(app)
+    assert sim.step(Click(x=900, y=10)).transition == "t_btn"
+    sim.reset()
+    assert sim.step(Click(x=10, y=10)).transition == "t_header"
+
+
+def test_a_scroll_goes_to_the_scrollable_with_a_transition_not_the_list_inside_it() -> None:
+    items = ListSpec(collection="rows", item=label("title", B(0, 0, 1080, 100)), pitch=100,
+                     max_visible=5)
+    inner = Widget(wid="rows", cls="android.widget.LinearLayout", bounds=B(0, 0, 1080, 600),
+                   list=items)
+    outer = Widget(wid="scroll", cls="android.widget.ScrollView", bounds=B(0, 0, 1080, 1200),
+                   scrollable=True, children=(inner,))
+    rows = StateVar(name="rows", kind="collection", fields=(FieldSpec(name="title", kind="text"),))
+    trans = [Transition(id="t_more", screen="a", action="scroll_up", widget="scroll", target="b")]
+    app = mini_app({"a": [outer], "b": []}, trans, (rows,), {"rows": [{"title": "x"}]})
+    assert Simulator(app).step(Scroll(direction="up", x=10, y=10)).transition == "t_more"

@@ -56,7 +56,7 @@ class Machine(initial: AppState? = null) {
 
     fun tap(x: Int, y: Int, kind: String = "click"): StepResult {
         if (screen == App.LAUNCHER) return launcherTap(x, y)
-        val n = dispatch(frame().root, x, y) { accepts(it, kind) } ?: return StepResult(null, false)
+        val n = hit(x, y, kind) ?: return StepResult(null, false)
         val w = n.w
         if (!w.enabled) return StepResult(null, false)
         val before = screen
@@ -71,11 +71,36 @@ class Machine(initial: AppState? = null) {
         return StepResult(fired, left)
     }
 
+    /**
+     * The node a tap lands on: one that handles it only through its transition, unable to take
+     * the tap, gives way to a taker with a transition in a branch below it (an overlay never
+     * shadows what is under it).
+     */
+    private fun hit(x: Int, y: Int, kind: String): Node? {
+        val root = frame().root
+        val n = dispatch(root, x, y) { accepts(it, kind) } ?: return null
+        if (takes(n.w, kind)) return n
+        val m = dispatch(root, x, y) {
+            takes(it.w, kind) && App.transitions.containsKey(Key(screen, kind, it.w.wid))
+        } ?: return n
+        return if (holds(m, n)) n else m
+    }
+
+    private fun holds(ancestor: Node, node: Node): Boolean =
+        ancestor === node || ancestor.children.any { holds(it, node) }
+
     private fun accepts(n: Node, kind: String): Boolean {
         val w = n.w
         return App.transitions.containsKey(Key(screen, kind, w.wid)) || w.editable ||
             (kind == "click" && w.checkable && boundRef(w.checkedRef, n) != null) ||
             (!w.enabled && (w.clickable || w.checkable))
+    }
+
+    /** Whether a widget can take an action of `kind` (`semantics.takes`). */
+    private fun takes(w: Widget, kind: String): Boolean = when {
+        kind == "long_press" -> w.longClickable || w.clickable
+        kind.startsWith("scroll") -> w.scrollable
+        else -> w.clickable || w.checkable || w.editable
     }
 
     /** A widget's binding as the simulator sees it: an `item` field only inside a list. */
@@ -105,9 +130,12 @@ class Machine(initial: AppState? = null) {
         val n = if (x == null || y == null) {
             f.nodes.firstOrNull { it.w.scrollable || it.w.list != null }
         } else {
-            dispatch(f.root, x, y) {
-                it.w.scrollable || it.w.list != null || App.transitions.containsKey(Key(screen, kind, it.w.wid))
-            }
+            // the scrollable under the point takes it if it has a transition, else a list shifts
+            dispatch(f.root, x, y) { takes(it.w, kind) }
+                ?.takeIf { App.transitions.containsKey(Key(screen, kind, it.w.wid)) }
+                ?: dispatch(f.root, x, y) {
+                    it.w.scrollable || it.w.list != null || App.transitions.containsKey(Key(screen, kind, it.w.wid))
+                }
         }
         val wid = n?.w?.wid
         var result = fire(kind, wid, n, "")
