@@ -43,6 +43,7 @@ class TaskRow:
     verdict: str  # why it was rejected, or what the oracle needed
     strip: tuple[StripFrame, ...]
     more: int  # moves of the solution not drawn
+    attack: tuple[str, ...] = ()  # the near misses tried, and the one that passed (if any)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,17 @@ def task_row(sim: Simulator, check: TaskCheck, images: ImageStore) -> TaskRow:
                                                                if check.detail else ""))
     strip, more = solution_strip(sim, check, images) if check.kept else ((), 0)
     return TaskRow(task.id, instruction, f"{task.category} / {task.kind()}", check.kept, verdict,
-                   strip, more)
+                   strip, more, attack_lines(check))
+
+
+def attack_lines(check: TaskCheck) -> tuple[str, ...]:
+    """What the near-miss attack on the task's verifier found, as the report shows it."""
+    from phoneworld.tasks.sanity import counterexample
+
+    if check.attack is None:
+        return ()
+    head = f"near misses: {check.attack.rejected} of {check.attack.tried} rejected"
+    return (head, *counterexample(check))
 
 
 def tasks_view(inputs: ReportInputs, images: ImageStore) -> TasksView:

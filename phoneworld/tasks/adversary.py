@@ -171,26 +171,23 @@ def _collections(start: Mapping[str, Any], end: Mapping[str, Any]) -> list[str]:
                   if isinstance(end.get(k, start.get(k)), list))
 
 
+def _unmatched(records: list[dict[str, Any]], others: list[dict[str, Any]]) -> list[int]:
+    """Indexes of `records` with no equal record left in `others` (each one matched once)."""
+    pool: list[str | None] = [_rec_key(r) for r in others]
+    out = []
+    for i, r in enumerate(records):
+        k = _rec_key(r)
+        if k in pool:
+            pool[pool.index(k)] = None
+        else:
+            out.append(i)
+    return out
+
+
 def _diff_records(before: list[dict[str, Any]], after: list[dict[str, Any]]
                   ) -> tuple[list[int], list[int]]:
     """Indexes of `before`'s records missing from `after` and of `after`'s new ones (multisets)."""
-    left = [_rec_key(r) for r in after]
-    gone = []
-    for i, r in enumerate(before):
-        k = _rec_key(r)
-        if k in left:
-            left[left.index(k)] = None  # type: ignore[call-overload]
-        else:
-            gone.append(i)
-    pool = [_rec_key(r) for r in before]
-    new = []
-    for i, r in enumerate(after):
-        k = _rec_key(r)
-        if k in pool:
-            pool[pool.index(k)] = None  # type: ignore[call-overload]
-        else:
-            new.append(i)
-    return gone, new
+    return _unmatched(before, after), _unmatched(after, before)
 
 
 def near_misses(writable: Writable, start: Mapping[str, Any], end: Mapping[str, Any],

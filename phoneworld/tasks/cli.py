@@ -117,10 +117,10 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
         for line in counterexample(c):
             typer.echo(f"         {line}")
     bad = [c for c in checks if not c.kept]
-    figures = summarize(checks)
+    attacks = [c.attack for c in checks if c.attack is not None]
     err.print(f"{len(checks) - len(bad)}/{len(checks)} task(s) pass the sanity check; near misses: "
-              f"{figures.adversarial.get('rejected', 0)}/{figures.adversarial.get('tried', 0)} "
-              f"rejected, {figures.gameable} task(s) gameable", markup=False)
+              f"{sum(a.rejected for a in attacks)}/{sum(a.tried for a in attacks)} rejected, "
+              f"{summarize(checks).gameable} task(s) gameable", markup=False)
     if bad:
         raise typer.Exit(1)
 

@@ -159,3 +159,10 @@ def test_a_detour_is_cut_from_a_best_first_solution(notes: AppSpec, example_dir:
     search = _Search(sim, check.instance, verifier, OracleConfig())
     assert search.passes(detour)
     assert search.shorten(detour) == check.oracle.moves
+
+
+def test_the_report_shows_each_task_s_attack(example_dir: Path) -> None:
+    html = (example_dir / "report.html").read_text(encoding="utf-8")
+    assert "near misses: " in html and " rejected" in html
+    kept = load_catalog(example_dir).tasks
+    assert kept and html.count("near misses: ") >= len(kept)
