@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
+from phoneworld.collector import gc_paused
 from phoneworld.emit import emit
 from phoneworld.errors import InputError, ToolchainError, UsageError
 from phoneworld.fidelity import (
@@ -111,6 +112,7 @@ def _stage(name: str) -> Iterator[None]:
         raise PassFailed(name, source, cause) from exc
 
 
+@gc_paused()  # ingest builds a large acyclic tree per screen: see phoneworld.collector
 def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
     """Ingest only; raise InputError with every diagnostic when the input has errors."""
     diagnostics = Diagnostics()
@@ -153,6 +155,7 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
     return result
 
 
+@gc_paused()  # the passes hold the traces and every pass's IR: see phoneworld.collector
 def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics) -> AppBuild:
     start = time.perf_counter()
     with _stage("heldout split"):
