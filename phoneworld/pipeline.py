@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
 from phoneworld import outdir
+from phoneworld.collector import gc_paused
 from phoneworld.emit import APP_KIND, ROOT_KIND, emit
 from phoneworld.errors import InputError, ToolchainError, UsageError
 from phoneworld.fidelity import (
@@ -113,6 +114,7 @@ def _stage(name: str) -> Iterator[None]:
         raise PassFailed(name, source, cause) from exc
 
 
+@gc_paused()  # ingest builds a large acyclic tree per screen: see phoneworld.collector
 def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
     """Ingest only; raise InputError with every diagnostic when the input has errors."""
     diagnostics = Diagnostics()
@@ -177,6 +179,7 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
     return result
 
 
+@gc_paused()  # the passes hold the traces and every pass's IR: see phoneworld.collector
 def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
               root: outdir.Root | None = None) -> AppBuild:
     start = time.perf_counter()

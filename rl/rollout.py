@@ -12,17 +12,15 @@ An unparseable output is a no-op step: it uses a step of the budget and is count
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import logging
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from phoneworld.collector import gc_paused
 from rl.actions import format_action
 from rl.policy import Decision, Policy
 from rl.prompting import StepView
@@ -182,31 +180,6 @@ class Runner:
         log.warning("episode of %s failed: %s", self.ep.task.task_id, exc)
         self.live = False
         self.ep.ended, self.ep.error = "error", f"{type(exc).__name__}: {exc}"
-
-
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = [0, True]  # rollouts running with the collector paused; whether it was enabled
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (reference counting still frees everything
-    acyclic). A rollout allocates many short-lived objects while a thousand live episodes hold
-    many long-lived ones, so the collector keeps rescanning those: about half of the CPU time
-    of a rollout step (`python bench/rollout_cpu.py`). Nestable and thread-safe: the collector
-    comes back, if it was on, when the last paused rollout ends."""
-    with _GC_LOCK:
-        if _GC_PAUSES[0] == 0:
-            _GC_PAUSES[1] = gc.isenabled()
-            gc.disable()
-        _GC_PAUSES[0] += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES[0] -= 1
-            if _GC_PAUSES[0] == 0 and _GC_PAUSES[1]:
-                gc.enable()
 
 
 def run_episodes(policy: Policy, runners: list[Runner], greedy: bool = False,

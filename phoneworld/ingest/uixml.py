@@ -9,6 +9,7 @@ Several top-level nodes (several windows) are wrapped in one synthetic root (PW1
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from dataclasses import dataclass, field
@@ -83,43 +84,105 @@ def read_uixml(path: Path, ctx: IngestContext, episode: str | None = None,
     return parse_uixml(data, ctx, source)
 
 
+_PARSER_OPTIONS = {"resolve_entities": False, "no_network": True, "huge_tree": True,
+                   "remove_comments": True, "remove_pis": True}
+
+
 def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | None:
     """Parse dump bytes; `source` names the file (its line is filled in per problem)."""
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True,
-                             remove_comments=True, remove_pis=True)
+    state = _FileState(source)
     try:
-        doc = etree.fromstring(data, parser)
+        doc = _stream(data, state)
     except etree.XMLSyntaxError as exc:
-        line = exc.lineno if exc.lineno else None
-        ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}",
-                   source.model_copy(update={"line": line}))
-        return None
-    if doc is None:
-        ctx.report(codes.XML_SYNTAX, "the file is empty", source)
+        _report_syntax(data, exc, ctx, source)
         return None
     if doc.tag != "hierarchy":
         ctx.report(codes.XML_STRUCTURE, f"the root element is <{doc.tag}>, not <hierarchy>",
-                   source.model_copy(update={"line": doc.sourceline}))
+                   source.model_copy(update={"line": doc.line}))
         return None
-    tops = list(doc.iterchildren("node"))
-    if not tops:
+    if not doc.tops:
         ctx.report(codes.XML_STRUCTURE, "<hierarchy> holds no <node>",
-                   source.model_copy(update={"line": doc.sourceline}))
+                   source.model_copy(update={"line": doc.line}))
         return None
-    state = _FileState(source)
-    roots = [_convert(el, state) for el in tops]
     _flush(state, ctx)
     if state.bad_bounds:
         return None
-    root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(tops[1].sourceline))
-    rotation = _int_or(doc.get("rotation"), 0) or 0
+    roots = doc.tops
+    root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(doc.top_lines[1]))
+    rotation = _int_or(doc.rotation, 0) or 0
     return Screen(root=root, rotation=rotation, package=root.package or _first_package(root))
 
 
-def _convert(el: etree._Element, state: _FileState) -> ViewNode:
-    """One <node> and its subtree (unusable bounds are recorded in `state` and read as empty)."""
-    line: int | None = getattr(el, "sourceline", None)
-    raw = el.get("bounds")
+def _report_syntax(data: bytes, exc: etree.XMLSyntaxError, ctx: IngestContext,
+                   source: SourceRef) -> None:
+    """Report malformed XML as the whole-document parser words it (the streaming parser says
+    another thing of an empty file, say)."""
+    try:
+        whole = etree.fromstring(data, etree.XMLParser(**_PARSER_OPTIONS))
+    except etree.XMLSyntaxError as error:
+        exc = error
+    else:
+        if whole is None:
+            ctx.report(codes.XML_SYNTAX, "the file is empty", source)
+            return
+    line = exc.lineno if exc.lineno else None
+    ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}", source.model_copy(update={"line": line}))
+
+
+@dataclass
+class _Document:
+    """What `parse_uixml` needs of a parsed dump: the root element and its top-level nodes."""
+
+    tag: str
+    line: int | None
+    rotation: str | None
+    tops: list[ViewNode] = field(default_factory=list)
+    top_lines: list[int | None] = field(default_factory=list)
+
+
+def _stream(data: bytes, state: _FileState) -> _Document:
+    """Parse `data` element by element, converting the <node>s under <hierarchy> (direct children
+    of it or of such a node, as `iterchildren("node")` reads them) and dropping each element once
+    it is converted: a whole lxml tree of a large dump takes several times the memory of the
+    view nodes. Attributes are read on each start tag, so problems are recorded in document
+    order, parents before children."""
+    doc: _Document | None = None
+    # Per open element: its fields and converted children if it is a node that is read, else None.
+    open_: list[tuple[dict[str, object], list[ViewNode]] | None] = []
+    for event, el in etree.iterparse(io.BytesIO(data), events=("start", "end"), **_PARSER_OPTIONS):
+        if event == "start":
+            line: int | None = getattr(el, "sourceline", None)
+            if doc is None:
+                doc = _Document(el.tag, line, el.get("rotation"))
+                open_.append(None)
+                continue
+            parent = open_[-1]
+            if el.tag != "node" or (parent is None and len(open_) > 1) or doc.tag != "hierarchy":
+                open_.append(None)
+                continue
+            if parent is None:
+                doc.top_lines.append(line)
+            open_.append((_fields(el, line, state), []))
+            continue
+        entry = open_.pop()
+        if entry is not None:
+            fields, children = entry
+            node = ViewNode(children=tuple(children), **fields)  # type: ignore[arg-type]
+            parent = open_[-1]
+            (parent[1] if parent is not None else doc.tops).append(node)  # type: ignore[union-attr]
+        if open_:
+            el.clear(keep_tail=True)
+            while el.getprevious() is not None:
+                del el.getparent()[0]
+    assert doc is not None  # iterparse raises on a document without an element
+    return doc
+
+
+def _fields(el: etree._Element, line: int | None, state: _FileState) -> dict[str, object]:
+    """The `ViewNode` fields of one <node> but its children (unusable bounds are recorded in
+    `state` and read as empty)."""
+    attrs = dict(el.items())  # one call into lxml instead of one per attribute
+    raw = attrs.get("bounds")
     parsed = parse_bounds(raw) if raw is not None else None
     if parsed is None:
         state.bad_bounds.append((line, "no bounds attribute" if raw is None else f'"{raw}"'))
@@ -128,22 +191,22 @@ def _convert(el: etree._Element, state: _FileState) -> ViewNode:
         bounds, collapsed = normalise_bounds(*parsed)
         if collapsed:
             state.negative.append((line, raw or ""))
-    fields: dict[str, object] = {key: el.get(attr, "") for attr, key in _TEXT_ATTRS.items()}
+    fields: dict[str, object] = {key: attrs.get(attr, "") for attr, key in _TEXT_ATTRS.items()}
     for attr, key in _BOOL_ATTRS.items():
-        fields[key] = _bool(el.get(attr), key == "enabled", attr, line, state)
-    index_raw = el.get("index", "0")
+        fields[key] = _bool(attrs.get(attr), key == "enabled", attr, line, state)
+    index_raw = attrs.get("index", "0")
     index = _int_or(index_raw, None)
     if index is None:
         state.bad_attrs.append((line, f'index="{index_raw}"'))
         index = 0
-    children = tuple(_convert(child, state) for child in el.iterchildren("node"))
-    return ViewNode(cls=el.get("class", ""), bounds=bounds, index=index, children=children,
-                    **fields)
+    return {"cls": attrs.get("class", ""), "bounds": bounds, "index": index, **fields}
 
 
 def _bool(value: str | None, default: bool, attr: str, line: int | None, state: _FileState) -> bool:
     if value is None:
         return default
+    if value == "true" or value == "false":  # what uiautomator writes: no need to normalise
+        return value == "true"
     low = value.strip().lower()
     if low in ("true", "false"):
         return low == "true"

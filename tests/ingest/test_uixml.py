@@ -158,3 +158,40 @@ def test_real_llamatouch_dump_keeps_every_node() -> None:
         assert screen is not None
         assert len(screen.root.walk()) == path.read_text(encoding="utf-8").count("<node ")
     assert diagnostics.items == []
+
+
+# The parser streams the document (a whole lxml tree of a large dump took several times the memory
+# of the view nodes); these pin what it reads as the whole-tree reading did.
+
+def test_nodes_under_another_element_are_not_read() -> None:
+    hidden = "<extra>" + node(bounds="[0,0][1080") + "</extra>"
+    screen, diagnostics = parse(dump(node(children=hidden + node(text="kept"))))
+    assert screen is not None and not diagnostics.items
+    assert [n.text for n in screen.root.walk()] == ["", "kept"]
+
+
+def test_problems_are_reported_parent_first() -> None:
+    inner = node(bounds="[0,0][2", children="\n")
+    screen, diagnostics = parse(dump(node(bounds="[0,0][1", children="\n" + inner)))
+    assert screen is None
+    (error,) = diagnostics.items
+    assert error.code == "PW104" and error.source.line == 3 and '"[0,0][1"' in error.message
+
+
+def test_nesting_deeper_than_the_recursion_limit_is_read() -> None:
+    depth = 1500
+    text = dump("<node bounds='[0,0][1,1]'>" * depth + "</node>" * depth)
+    screen, diagnostics = parse(text)
+    assert screen is not None and len(screen.root.walk()) == depth
+
+
+@pytest.mark.parametrize("text", ["", "<hierarchy>", "<hierarchy/>junk"],
+                         ids=["empty", "truncated", "trailing"])
+def test_malformed_xml_is_worded_as_the_whole_document_parser_does(text: str) -> None:
+    from lxml import etree
+
+    with pytest.raises(etree.XMLSyntaxError) as whole:
+        etree.fromstring(text.encode(), etree.XMLParser())
+    screen, diagnostics = parse(text)
+    (error,) = diagnostics.items
+    assert screen is None and error.code == "PW102" and whole.value.msg in error.message
