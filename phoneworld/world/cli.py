@@ -51,8 +51,11 @@ def build(spec: Path = typer.Argument(..., help="A world spec (YAML)."),
     except PhoneworldError as exc:
         fail(exc)
     rejected = ", ".join(f"{n} {r}" for r, n in sorted(b.rejected().items())) or "none"
+    attacked = [c.attack for c in b.kept if c.attack is not None]
     err.print(f"{len(b.packages)} apps, {len(b.checks)} cross-app tasks synthesized, "
-              f"{len(b.kept)} kept (rejected: {rejected})", markup=False)
+              f"{len(b.kept)} kept (rejected: {rejected}); the kept tasks' verifiers rejected "
+              f"{sum(a.rejected for a in attacked)} of {sum(a.tried for a in attacked)} near "
+              "misses", markup=False)
     typer.echo(str(b.path))
 
 
