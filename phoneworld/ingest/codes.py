@@ -11,6 +11,7 @@ means the same thing and carries a default hint. Groups:
 - PW140-PW142  episodes that cross apps (split per app)
 - PW150-PW156  AutoDroid `utg.yaml`
 - PW160-PW163  LlamaTouch traces
+- PW170-PW172  any file of any format: unreadable, nested too deep, a number out of range
 
 Errors are unrecoverable problems (the caller raises `InputError`); warnings are messy but real
 data that ingest handled, and each says what it did; notes record a decision worth knowing.
@@ -160,6 +161,18 @@ COUNT_MISMATCH = _c("PW162", "warning", "the number of actions does not fit the 
                     "none needed; surplus actions or screens were dropped")
 SCREEN_GAP = _c("PW163", "error", "the numbered screens have a gap or an unreadable file",
                 "screens are 0.xml, 1.xml, ... without gaps")
+
+# ----------------------------------------------------------------------------- any format
+UNREADABLE_FILE = _c("PW170", "error", "a file cannot be read: not a regular file, a symlink "
+                     "out of the trace folder or a loop, too large, a bad name or not UTF-8",
+                     "replace it by a regular UTF-8 file inside the trace folder")
+TOO_DEEP = _c("PW171", "error", "a document is nested deeper than phoneworld reads",
+              "real dumps, states and records nest far less: the file is damaged or generated; "
+              "re-record it")
+OUT_OF_RANGE = _c("PW172", "error", "a number is not finite or outside the range phoneworld "
+                  "accepts", "coordinates and sizes are device pixels (at most 1,000,000 in "
+                  "absolute value), ids and steps are small integers; NaN and Infinity are "
+                  "not numbers")
 
 
 ALL_CODES: tuple[Code, ...] = tuple(v for v in globals().values() if isinstance(v, Code))

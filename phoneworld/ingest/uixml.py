@@ -4,7 +4,9 @@ lxml stays inside this module. Problems are reported with the file's line number
 (PW102), no <hierarchy>/<node> (PW103), bad bounds (PW104, one error per file with a count). Real
 dumps contain views with negative width or height (x2 < x1: off-screen views); they are collapsed
 to zero size at (x1, y1) so that hit-testing never lands on them, with one PW105 warning per file.
-Several top-level nodes (several windows) are wrapped in one synthetic root (PW106).
+Several top-level nodes (several windows) are wrapped in one synthetic root (PW106). Coordinates
+beyond +-`MAX_COORD` (PW172) and trees nested deeper than `MAX_XML_DEPTH` (PW171) are errors:
+no screen has them, and every later pass walks the tree.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from phoneworld.inputs import MAX_COORD
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
 from phoneworld.ir.base import Bounds, SourceRef
@@ -23,6 +26,7 @@ from phoneworld.ir.trace import ViewNode
 
 logger = logging.getLogger(__name__)
 
+MAX_XML_DEPTH = 120  # <node> levels; real dumps nest under 60, later passes recurse per level
 _NUM = r"\s*(-?\d+)\s*"
 _BOUNDS_RE = re.compile(rf"^\s*\[{_NUM},{_NUM}\]\s*\[{_NUM},{_NUM}\]\s*$")
 _BOOL_ATTRS = {
@@ -48,8 +52,14 @@ def parse_bounds(text: str) -> tuple[int, int, int, int] | None:
     match = _BOUNDS_RE.match(text)
     if match is None:
         return None
-    x1, y1, x2, y2 = (int(g) for g in match.groups())
+    # a number of thousands of digits is not converted (Python refuses); it is out of range
+    x1, y1, x2, y2 = (int(g) if len(g) <= 12 else MAX_COORD + 1 for g in match.groups())
     return x1, y1, x2, y2
+
+
+def in_range(*values: int) -> bool:
+    """Whether every coordinate is within +-MAX_COORD device pixels."""
+    return all(-MAX_COORD <= v <= MAX_COORD for v in values)
 
 
 def normalise_bounds(x1: int, y1: int, x2: int, y2: int) -> tuple[Bounds, bool]:
@@ -66,6 +76,7 @@ class _FileState:
     bad_bounds: list[tuple[int | None, str]] = field(default_factory=list)
     negative: list[tuple[int | None, str]] = field(default_factory=list)
     bad_attrs: list[tuple[int | None, str]] = field(default_factory=list)
+    far: list[tuple[int | None, str]] = field(default_factory=list)
 
     def at(self, line: int | None) -> SourceRef:
         return self.source.model_copy(update={"line": line})
@@ -75,12 +86,8 @@ def read_uixml(path: Path, ctx: IngestContext, episode: str | None = None,
                step: int | None = None) -> Screen | None:
     """Parse one dump file; None (after reporting errors) when it cannot be used."""
     source = ctx.src(path, episode=episode, step=step)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        ctx.report(codes.SCREEN_MISSING, f"cannot read {path.name}: {exc.strerror}", source)
-        return None
-    return parse_uixml(data, ctx, source)
+    data = ctx.read_bytes(path, source)
+    return None if data is None else parse_uixml(data, ctx, source)
 
 
 def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | None:
@@ -91,8 +98,11 @@ def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | 
         doc = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
-        ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}",
-                   source.model_copy(update={"line": line}))
+        if "depth" in str(exc.msg).lower():  # libxml2's own bound ("use XML_PARSE_HUGE")
+            _too_deep(ctx, source.model_copy(update={"line": line}))
+        else:
+            ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}",
+                       source.model_copy(update={"line": line}))
         return None
     if doc is None:
         ctx.report(codes.XML_SYNTAX, "the file is empty", source)
@@ -106,14 +116,34 @@ def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | 
         ctx.report(codes.XML_STRUCTURE, "<hierarchy> holds no <node>",
                    source.model_copy(update={"line": doc.sourceline}))
         return None
+    deep = next((el for el in tops if _deeper_than(el, MAX_XML_DEPTH)), None)
+    if deep is not None:
+        _too_deep(ctx, source.model_copy(update={"line": deep.sourceline}))
+        return None
     state = _FileState(source)
     roots = [_convert(el, state) for el in tops]
     _flush(state, ctx)
-    if state.bad_bounds:
+    if state.bad_bounds or state.far:
         return None
     root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(tops[1].sourceline))
     rotation = _int_or(doc.get("rotation"), 0) or 0
     return Screen(root=root, rotation=rotation, package=root.package or _first_package(root))
+
+
+def _deeper_than(top: etree._Element, limit: int) -> bool:
+    stack = [(top, 1)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in el.iterchildren("node"))
+    return False
+
+
+def _too_deep(ctx: IngestContext, source: SourceRef) -> None:
+    ctx.report(codes.TOO_DEEP, f"the <node> tree is nested more than {MAX_XML_DEPTH} levels deep",
+               source, f"real dumps nest far less than {MAX_XML_DEPTH} levels: the file is "
+               "damaged or generated; re-run `uiautomator dump`")
 
 
 def _convert(el: etree._Element, state: _FileState) -> ViewNode:
@@ -121,6 +151,9 @@ def _convert(el: etree._Element, state: _FileState) -> ViewNode:
     line: int | None = getattr(el, "sourceline", None)
     raw = el.get("bounds")
     parsed = parse_bounds(raw) if raw is not None else None
+    if parsed is not None and not in_range(*parsed):
+        state.far.append((line, raw or ""))
+        parsed = (0, 0, 0, 0)
     if parsed is None:
         state.bad_bounds.append((line, "no bounds attribute" if raw is None else f'"{raw}"'))
         bounds = Bounds(x1=0, y1=0, x2=0, y2=0)
@@ -153,9 +186,10 @@ def _bool(value: str | None, default: bool, attr: str, line: int | None, state: 
 
 def _int_or(value: str | None, default: int | None) -> int | None:
     try:
-        return int(value) if value is not None else default
+        number = int(value) if value is not None else default
     except ValueError:
         return default
+    return number if number is None or in_range(number) else default
 
 
 def _flush(state: _FileState, ctx: IngestContext) -> None:
@@ -166,6 +200,10 @@ def _flush(state: _FileState, ctx: IngestContext) -> None:
         line, what = state.bad_bounds[0]
         message = f"bounds {what} is not \"[x1,y1][x2,y2]\"{more(state.bad_bounds)}"
         ctx.report(codes.BAD_BOUNDS, message, state.at(line))
+    if state.far:
+        line, what = state.far[0]
+        ctx.report(codes.OUT_OF_RANGE, f"bounds \"{what[:80]}\" lie more than {MAX_COORD} pixels "
+                   f"away{more(state.far)}", state.at(line))
     if state.negative:
         line, what = state.negative[0]
         ctx.report(codes.NEGATIVE_BOUNDS, f"bounds \"{what}\" have negative width or height"
