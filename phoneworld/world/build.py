@@ -63,8 +63,8 @@ def _stage_apps(spec_path: Path, staging: Path) -> dict[str, Any]:
 
     diags = Diagnostics()
     spec, _ = parse_world(spec_path, diags)
-    if spec is None:
-        raise InputError("the world spec has errors", diags.items)
+    if spec is None or diags.has_errors:
+        raise InputError(f"the world spec {spec_path} has errors", diags.items)
     data = spec.model_dump(mode="json", by_alias=True, exclude_defaults=True)
     data["format"] = spec.format
     for i, e in enumerate(spec.apps):
