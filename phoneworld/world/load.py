@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from phoneworld import inputs
 from phoneworld.errors import AppSpecError, InputError
 from phoneworld.ir.app import AppSpec, ScreenSpec, Widget
 from phoneworld.ir.base import SourceRef
@@ -96,6 +97,14 @@ def _trace_sources(spec: WorldSpec, path: Path, lines: dict[YamlPath, int],
 
     ok = True
     for i, e in enumerate(spec.apps):
+        key = "dir" if e.dir is not None else "traces"
+        try:
+            inputs.check_name(str(e.dir if e.dir is not None else e.traces))
+        except inputs.InputFileError as exc:
+            diags.error(codes.SCHEMA, f"apps[{i}].{key}: {exc.message}", SourceRef(
+                file=path.as_posix(), line=line_of(lines, ("apps", i, key))), exc.hint)
+            ok = False
+            continue
         where = SourceRef(file=path.as_posix(), line=line_of(lines, ("apps", i, "from")))
         if e.from_ is not None and e.from_ not in FORMATS:
             diags.error(codes.SCHEMA, f"apps[{i}].from: unknown trace format {e.from_!r}"
@@ -205,6 +214,10 @@ def load_world(path: str | Path, diags: Diagnostics | None = None) -> WorldDef:
                           "the world first", ("apps", i, "traces"),
                           f"run `phoneworld world build {file} --out DIR` and use DIR")
                 continue
+            try:
+                inputs.check_name(e.dir)
+            except inputs.InputFileError:
+                continue  # reported by parse_world
             folder = (file.parent / e.dir).resolve()
             try:
                 app = load_app(folder)
