@@ -279,6 +279,24 @@ def _portable(text: str, apps: Path) -> str:
         str(apps), "{apps}")
 
 
+def save_case(case: Case, folder: Path, apps: Path) -> None:
+    """`case` as folder/{case.json, files/...}, with local paths made portable placeholders."""
+    special: dict[str, object] = {}
+    for rel, entry in case.files.items():
+        if isinstance(entry, Fifo):
+            special[rel] = "fifo"
+        elif isinstance(entry, Link):
+            special[rel] = {"link": _portable(entry.target, apps)}
+        else:
+            path = folder / "files" / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(entry.replace(str(apps).encode(), b"{apps}"))
+    meta = {"args": [_portable(a, apps) for a in case.args], "exits": list(case.exits),
+            "code": case.code, "special": special}
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "case.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
 def write_fixtures(root: Path = FIXTURES) -> list[str]:
     """Write every case as root/<name>/{case.json, files/...}: regenerating is explicit
     (`python -m tests.fuzz.crafted`), like `make golden`."""
@@ -287,25 +305,9 @@ def write_fixtures(root: Path = FIXTURES) -> list[str]:
     apps = Path("/nonexistent/apps")
     if root.exists():
         shutil.rmtree(root)
-    names = []
     for case in all_cases(apps):
-        folder = root / case.name
-        special: dict[str, object] = {}
-        for rel, entry in case.files.items():
-            if isinstance(entry, Fifo):
-                special[rel] = "fifo"
-            elif isinstance(entry, Link):
-                special[rel] = {"link": _portable(entry.target, apps)}
-            else:
-                path = folder / "files" / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(entry.replace(str(apps).encode(), b"{apps}"))
-        meta = {"args": [_portable(a, apps) for a in case.args], "exits": list(case.exits),
-                "code": case.code, "special": special}
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "case.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        names.append(case.name)
-    return names
+        save_case(case, root / case.name, apps)
+    return [case.name for case in all_cases(apps)]
 
 
 def load_fixture(folder: Path, apps: Path) -> Case:
