@@ -1,7 +1,7 @@
 """Running one fuzz case through the real CLI, in process, and checking the contract on it.
 
 The contract (README, "Exit codes"): every command ends with exit 0, 1 (bad input) or 2 (usage),
-never a traceback; a command touches nothing outside its `--out` (the case's input files and a
+never a traceback nor a pass failure (PW900), every diagnostic with a hint; a command touches nothing outside its `--out` (the case's input files and a
 sentinel file beside them are hashed before and after); each case ends within `SECONDS` and
 raises the process's peak memory by less than `MEGABYTES`. A blocked read (a FIFO) is cut by
 SIGALRM, so a hang is a failed case rather than a hung test run.
@@ -184,6 +184,8 @@ def run_case(case: Case, base: Path, seconds: float = SECONDS) -> Outcome:
         broken.append(f"exit {code}, expected one of {case.exits}")
     if "Traceback (most recent call last)" in output:
         broken.append("a traceback in the output")
+    if "error[PW900]" in output:  # a pass crashed: caught per app, but a bug all the same
+        broken.append("a pass failed (PW900): " + output[output.index("error[PW900]"):][:400])
     if case.code is not None and case.code not in output and not broken:
         broken.append(f"no {case.code} in the output")
     shown = len(DIAGNOSTIC.findall(output))
