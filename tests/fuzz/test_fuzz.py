@@ -4,7 +4,9 @@ task specs, world specs and command lines. Every case must keep the contract of
 outside --out touched, bounded time and memory). The case count is printed at the end of the run.
 
 `PHONEWORLD_FUZZ_SCALE` multiplies the example counts (default 1: a few thousand cases in about
-two minutes on two cores; `bench/fuzz.py` is the long, time-budgeted run).
+two minutes on two cores). The draws are derandomized, so `make test` runs the same cases every
+time and a failure in CI is one that anybody can rerun; `PHONEWORLD_FUZZ_RANDOM=1` draws new ones,
+and `bench/fuzz.py` is the long, coverage-guided run.
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from tests.fuzz.harness import Case, run_case
 from tests.fuzz.mutate import mutate_bytes, mutate_tree
 
 SCALE = float(os.environ.get("PHONEWORLD_FUZZ_SCALE", "1"))
+DERANDOMIZE = os.environ.get("PHONEWORLD_FUZZ_RANDOM", "") != "1"
 COUNTS: Counter[str] = Counter()
 _ids = itertools.count()
 
 
 def examples(n: int) -> settings:
     return settings(max_examples=max(1, int(n * SCALE)), deadline=None, database=None,
+                    derandomize=DERANDOMIZE,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
