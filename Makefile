@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APP := com.example.notes
 
-.PHONY: setup deps demo test bench bench-apk clean example-traces golden
+.PHONY: setup deps demo test bench bench-apk fuzz clean example-traces golden
 
 setup: deps $(STAMP)
 
@@ -58,6 +58,13 @@ bench: setup
 # APK build time per app: cold (fresh cache), cached, warm (minutes; not part of `make bench`).
 bench-apk: setup
 	$(BIN)/python bench/apk_build.py
+
+# The long fuzz run (`make test` runs the short one): coverage-guided with atheris where it
+# installs, else random mutations; new failures are saved under bench/fuzz_failures/.
+FUZZ_MINUTES ?= 30
+fuzz: setup
+	$(BIN)/pip install --quiet -e ".[fuzz]" || echo "atheris did not install: random mutations"
+	$(BIN)/python bench/fuzz.py --minutes $(FUZZ_MINUTES)
 
 # Regenerate the bundled example traces and the golden build (explicit; never run by CI).
 example-traces: setup

@@ -165,7 +165,7 @@ def run(
     policy: str = typer.Option("random", help="Policy: random, or oracle (with --task)."),
     steps: Optional[int] = typer.Option(None, help="Number of steps (default 10, or the "
                                         "task's budget)."),
-    seed: int = typer.Option(0, help="Random seed (with --task: the parameter draw)."),
+    seed: int = typer.Option(0, min=0, help="Random seed (with --task: the parameter draw)."),
     screenshots: bool = typer.Option(False, help="Render screenshots too."),
     as_json: bool = typer.Option(False, "--json", help="Print the episode as JSON lines."),
     task: Optional[str] = typer.Option(None, help="Run this task (see `phoneworld tasks list`)."),

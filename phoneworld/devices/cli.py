@@ -94,7 +94,7 @@ def record(
     policy: str = typer.Option("stdin", help="random, or stdin (type JSON actions)."),
     episodes: int = typer.Option(1, min=1),
     steps: int = typer.Option(30, min=1, help="Step budget per episode."),
-    seed: int = typer.Option(0),
+    seed: int = typer.Option(0, min=0),
     instruction: Optional[str] = typer.Option(None, help="Task text stored in the trace."),
     screenshots: bool = typer.Option(False, help="Record screenshots too."),
     adb_port: Optional[int] = typer.Option(None, help=ADB_PORT_HELP),
@@ -120,7 +120,7 @@ def fleet(
     serial: list[str] = typer.Option([], help="Device serial running the app (repeatable)."),
     episodes: int = typer.Option(8, min=1),
     steps: int = typer.Option(10, min=1, help="Step budget per episode."),
-    seed: int = typer.Option(0),
+    seed: int = typer.Option(0, min=0),
     policy: str = typer.Option("random", help="random"),
     ray_address: Optional[str] = typer.Option(None, help="Run workers as Ray actors: a cluster "
                                               "address, 'auto', or 'local' (start one)."),

@@ -22,6 +22,7 @@ or a list) → `new_state_str`. Decisions, read from the real files:
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from itertools import pairwise
@@ -30,11 +31,14 @@ from typing import Any
 
 import yaml
 
+from phoneworld import inputs
 from phoneworld.ingest import codes
 from phoneworld.ingest.autodroid_html import (
     DEVICE,
+    MAX_ID_DIGITS,
     Element,
     layout,
+    out_of_range_id,
     parse_state,
     synthesize,
 )
@@ -43,6 +47,8 @@ from phoneworld.ingest.draft import DraftEpisode, DraftStep, freeze
 from phoneworld.ir.trace import Action, Back, Click, Episode, Observation, TypeText
 
 UTG_FILE = "utg.yaml"
+# Android's package grammar: dot-separated Java identifiers (the app id becomes a folder name)
+PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _APK = re.compile(r"apks/([A-Za-z][\w.]*?)_[^/]*\.apk", re.I)
 
 
@@ -85,15 +91,14 @@ def _links(a: Record, b: Record) -> bool:
 
 def load_records(path: Path, ctx: IngestContext) -> list[Record]:
     """The records of utg.yaml with their lines; bad ones are errors (PW150, PW151)."""
-    try:
-        node, data = _compose(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        ctx.report(codes.BAD_YAML, f"cannot read {path.name}: {exc}", ctx.src(path))
+    source = ctx.src(path)
+    text = ctx.read_text(path, source)
+    if text is None:
         return []
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        ctx.report(codes.BAD_YAML, f"invalid YAML: {getattr(exc, 'problem', exc)}",
-                   ctx.src(path, mark.line + 1 if mark else None))
+    try:
+        node, data = inputs.load_yaml(text, fast=True)
+    except inputs.InputFileError as exc:
+        ctx.report_input(exc, source, codes.BAD_YAML)
         return []
     raw = data.get("records") if isinstance(data, dict) else None
     if not isinstance(raw, list) or not raw:
@@ -102,16 +107,6 @@ def load_records(path: Path, ctx: IngestContext) -> list[Record]:
     lines = _record_lines(node, len(raw))
     out = [_record(item, lines[i], path, ctx) for i, item in enumerate(raw)]
     return [r for r in out if r is not None] if all(out) else []
-
-
-def _compose(text: str) -> tuple[Any, Any]:
-    """The YAML node tree (for line numbers) and its data, parsed once (with libyaml if present)."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
-    try:
-        node = loader.get_single_node()
-        return node, loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
 
 
 def _record_lines(node: Any, count: int) -> list[int]:
@@ -130,12 +125,23 @@ def _record(item: Any, line: int, path: Path, ctx: IngestContext) -> Record | No
     state, choice, text = item.get("State"), item.get("Choice"), item.get("Input")
     if not isinstance(state, str) or isinstance(choice, bool) or not isinstance(choice, int):
         ctx.report(codes.BAD_RECORD, "a record needs a State string and an integer Choice "
-                   f"(got State {type(state).__name__}, Choice {choice!r})", source)
+                   f"(got State {type(state).__name__}, Choice {str(choice)[:40]!r})", source)
+        return None
+    long_id = out_of_range_id(state)
+    if long_id is not None or not -1 <= choice < 10 ** MAX_ID_DIGITS:
+        what = f"element id {long_id[:40]}" if long_id is not None else f"Choice {choice}"
+        ctx.report(codes.OUT_OF_RANGE, f"{what} has more than {MAX_ID_DIGITS} digits", source)
         return None
     strs = item.get("state_str")
+    new = item.get("new_state_str")
+    if not all(isinstance(s, (str, int, float)) for s in (strs if isinstance(strs, list) else
+                                                          [strs]) if s is not None) or \
+            not (new is None or isinstance(new, (str, int, float))):
+        ctx.report(codes.BAD_RECORD, "state_str and new_state_str are hashes (strings, or a "
+                   "list of strings for state_str)", source)
+        return None
     state_strs = tuple(str(s) for s in strs) if isinstance(strs, list) else \
         ((str(strs),) if strs is not None else ())
-    new = item.get("new_state_str")
     typed = None if text is None or str(text) == "null" else str(text)
     return Record(line, state, choice, typed, state_strs, str(new) if new is not None else None)
 
@@ -206,12 +212,14 @@ def _label(element: Element) -> str:
 def app_id(folder: Path, ctx: IngestContext) -> str:
     """package.txt, else the tasks.csv entry named like the folder, else autodroid.<name>."""
     explicit = folder / "package.txt"
-    if explicit.is_file():
-        package = explicit.read_text(encoding="utf-8").strip()
-        if package:
+    if explicit.exists():
+        package = (ctx.read_text(explicit, ctx.src(explicit)) or "").strip()
+        if package and not PACKAGE_NAME.fullmatch(package):
+            ctx.report(codes.BAD_PACKAGE, f"package.txt holds {package[:80]!r}", ctx.src(explicit))
+        elif package:
             return package
     for directory in (folder, *folder.parents):
-        listed = _from_tasks_csv(directory / "tasks.csv", folder.name)
+        listed = _from_tasks_csv(directory / "tasks.csv", folder.name, ctx)
         if listed is not None:
             ctx.report(codes.APP_ID, f"app package {listed} taken from the entry "
                        f"{folder.name!r} of tasks.csv", ctx.src(directory / "tasks.csv"))
@@ -226,13 +234,18 @@ def app_id(folder: Path, ctx: IngestContext) -> str:
     return f"autodroid.{slug}"
 
 
-def _from_tasks_csv(path: Path, name: str) -> str | None:
-    if not path.is_file():
+def _from_tasks_csv(path: Path, name: str, ctx: IngestContext) -> str | None:
+    if not path.exists():
         return None
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        for row in csv.reader(handle):
-            if len(row) >= 2 and row[0].strip().lower() == name.lower():
-                match = _APK.search(row[1])
-                if match:
-                    return match.group(1)
+    text = ctx.read_text(path, ctx.src(path), encoding="utf-8-sig")
+    try:
+        rows = list(csv.reader(io.StringIO(text or "", newline="")))
+    except csv.Error as exc:  # a NUL byte, a field over the csv module's size limit
+        ctx.report(codes.UNREADABLE_FILE, f"tasks.csv does not parse: {exc}", ctx.src(path))
+        return None
+    for row in rows:
+        if len(row) >= 2 and row[0].strip().lower() == name.lower():
+            match = _APK.search(row[1])
+            if match:
+                return match.group(1)
     return None

@@ -29,6 +29,8 @@ GO_BACK = "go back"
 _ELEMENT = re.compile(
     r"<(?P<tag>[A-Za-z][\w-]*)\s+id=(?P<id>-?\d+)(?P<attrs>(?:'[^']*'|\"[^\"]*\"|[^'\">])*)>"
     r"(?P<label>.*?)</(?P=tag)\s*>", re.S)
+MAX_ID_DIGITS = 9
+_LONG_ID = re.compile(rf"<[A-Za-z][\w-]*\s+id=(-?\d{{{MAX_ID_DIGITS + 1},}})")
 _ATTR = re.compile(r"(\w+)=(?:'([^']*)'|\"([^\"]*)\"|(\S+))")
 _BR = re.compile(r"<br\s*/?>", re.I)
 CLASSES = {"button": "android.widget.Button", "p": "android.widget.TextView",
@@ -53,6 +55,12 @@ class Element:
         return self.attrs.get("text", "")
 
 
+def out_of_range_id(state: str) -> str | None:
+    """The first element id of a State with more than MAX_ID_DIGITS digits, if any."""
+    match = _LONG_ID.search(state)
+    return match.group(1) if match else None
+
+
 def parse_state(state: str) -> list[Element]:
     """The elements of a State string, in document order."""
     out: list[Element] = []
@@ -60,7 +68,10 @@ def parse_state(state: str) -> list[Element]:
         attrs = {m.group(1): html.unescape(m.group(2) or m.group(3) or m.group(4) or "")
                  for m in _ATTR.finditer(match.group("attrs"))}
         label = html.unescape(_BR.sub("\n", match.group("label"))).strip()
-        out.append(Element(int(match.group("id")), match.group("tag").lower(), label, attrs))
+        raw_id = match.group("id")
+        if len(raw_id) > MAX_ID_DIGITS:  # refused by `out_of_range_id`; never converted
+            continue
+        out.append(Element(int(raw_id), match.group("tag").lower(), label, attrs))
     return out
 
 

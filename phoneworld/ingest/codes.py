@@ -9,8 +9,9 @@ means the same thing and carries a default hint. Groups:
 - PW127        an imported point clipped to the screen (DroidBot)
 - PW130-PW139  DroidBot output folders
 - PW140-PW142  episodes that cross apps (split per app)
-- PW150-PW156  AutoDroid `utg.yaml`
+- PW150-PW157  AutoDroid `utg.yaml`
 - PW160-PW163  LlamaTouch traces
+- PW170-PW172  any file of any format: unreadable, nested too deep, a number out of range
 
 Errors are unrecoverable problems (the caller raises `InputError`); warnings are messy but real
 data that ingest handled, and each says what it did; notes record a decision worth knowing.
@@ -147,6 +148,8 @@ NO_NEXT_STATE = _c("PW154", "warning", "a record's action leads to a state that 
                    "none needed; the episode ends at the last recorded screen")
 BAD_CHOICE = _c("PW155", "warning", "a record's Choice names no element of its State",
                 "none needed; the episode ends at that record")
+BAD_PACKAGE = _c("PW157", "error", "package.txt does not hold an Android package name",
+                 "write one package name, such as com.example.app, into package.txt")
 APP_ID = _c("PW156", "note", "the app package was derived, not read from the file",
             "put the real package in a package.txt beside utg.yaml to override it")
 
@@ -160,6 +163,18 @@ COUNT_MISMATCH = _c("PW162", "warning", "the number of actions does not fit the 
                     "none needed; surplus actions or screens were dropped")
 SCREEN_GAP = _c("PW163", "error", "the numbered screens have a gap or an unreadable file",
                 "screens are 0.xml, 1.xml, ... without gaps")
+
+# ----------------------------------------------------------------------------- any format
+UNREADABLE_FILE = _c("PW170", "error", "a file cannot be read: not a regular file, a symlink "
+                     "out of the trace folder or a loop, too large, a bad name or not UTF-8",
+                     "replace it by a regular UTF-8 file inside the trace folder")
+TOO_DEEP = _c("PW171", "error", "a document is nested deeper than phoneworld reads",
+              "real dumps, states and records nest far less: the file is damaged or generated; "
+              "re-record it")
+OUT_OF_RANGE = _c("PW172", "error", "a number is not finite or outside the range phoneworld "
+                  "accepts", "coordinates and sizes are device pixels (at most 1,000,000 in "
+                  "absolute value), ids and steps are small integers; NaN and Infinity are "
+                  "not numbers")
 
 
 ALL_CODES: tuple[Code, ...] = tuple(v for v in globals().values() if isinstance(v, Code))

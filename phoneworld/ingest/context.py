@@ -10,7 +10,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from phoneworld import inputs
+from phoneworld.ingest import codes
 from phoneworld.ingest.codes import Code, report
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
@@ -46,6 +49,45 @@ class IngestContext:
 
     def report(self, code: Code, message: str, source: SourceRef, hint: str | None = None) -> None:
         report(self.diagnostics, code, message, source, hint)
+
+    def report_input(self, exc: inputs.InputFileError, source: SourceRef, syntax: Code) -> None:
+        """A reader's problem as a diagnostic: its kind picks the code (`syntax` for a parse
+        error of the format), its line, when it has one, goes into `source`."""
+        code = {"file": codes.UNREADABLE_FILE, "depth": codes.TOO_DEEP,
+                "number": codes.OUT_OF_RANGE}.get(exc.kind, syntax)
+        where = source.model_copy(update={"line": exc.line}) if exc.line else source
+        self.report(code, exc.message, where, exc.hint)
+
+    def read_bytes(self, path: Path, source: SourceRef) -> bytes | None:
+        """A regular file inside the root (see `phoneworld.inputs`), or None after PW170."""
+        try:
+            return inputs.read_bytes(path, self.root)
+        except inputs.InputFileError as exc:
+            self.report_input(exc, source, codes.UNREADABLE_FILE)
+            return None
+
+    def read_text(self, path: Path, source: SourceRef, encoding: str = "utf-8") -> str | None:
+        """The UTF-8 text of a regular file inside the root, or None after PW170."""
+        data = self.read_bytes(path, source)
+        if data is None:
+            return None
+        try:
+            return inputs.decode(data, path.name, encoding)
+        except inputs.InputFileError as exc:
+            self.report_input(exc, source, codes.UNREADABLE_FILE)
+            return None
+
+    def load_json(self, text: str, source: SourceRef, syntax: Code) -> tuple[bool, Any]:
+        """(ok, data) of bounded JSON text; `syntax` is the format's parse-error code."""
+        try:
+            return True, inputs.load_json(text)
+        except inputs.InputFileError as exc:
+            self.report_input(exc, source, syntax)
+            return False, None
+
+    def is_file(self, path: Path) -> bool:
+        """A regular file inside the root (what `read_*` would read)."""
+        return inputs.is_regular(path, self.root)
 
 
 @dataclass

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from phoneworld.inputs import read_head
+
 FORMATS: tuple[str, ...] = ("native", "autodroid", "droidbot", "llamatouch", "uiautomator")
 
 _SNIFF_BYTES = 2048
@@ -36,11 +38,7 @@ def matches(folder: Path, files: set[str], dirs: set[str], fmt: str, sniff: bool
 
 def is_dump(path: Path) -> bool:
     """A cheap look at the start of a file: does it look like a `uiautomator dump`?"""
-    try:
-        with path.open("rb") as handle:
-            return b"<hierarchy" in handle.read(_SNIFF_BYTES)
-    except OSError:
-        return False
+    return b"<hierarchy" in read_head(path, _SNIFF_BYTES)  # never blocks on a FIFO
 
 
 def find_sources(root: Path, fmt: str | None = None) -> list[tuple[Path, str, list[str]]]:

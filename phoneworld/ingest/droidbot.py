@@ -28,7 +28,6 @@ that it continues (`Episode.follows`), unless a dropped kill_app or force-stop r
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,16 +84,14 @@ def load_events(folder: Path, ctx: IngestContext) -> list[DroidEvent]:
     events: list[DroidEvent] = []
     for path in sorted((folder / "events").glob("event_*.json")):
         source = ctx.src(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = json.loads(text) if text.strip() else None
-        except json.JSONDecodeError as exc:
-            ctx.report(codes.UNREADABLE_RECORD, f"invalid JSON: {exc.msg}",
-                       source.model_copy(update={"line": exc.lineno}))
+        text = ctx.read_text(path, source)
+        if text is None:
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            ctx.report(codes.UNREADABLE_RECORD, f"cannot read the event: {exc}", source)
-            continue
+        data = None
+        if text.strip():
+            ok, data = ctx.load_json(text, source, codes.UNREADABLE_RECORD)
+            if not ok:
+                continue
         if data is None:
             ctx.report(codes.EMPTY_FILE, f"{path.name} is empty; skipped", source)
             continue
@@ -217,8 +214,8 @@ class _Chain:
     def _screenshot(self, state: DroidState) -> str | None:
         for suffix in (".jpg", ".png"):
             path = self.folder / "states" / f"screen_{state.tag}{suffix}"
-            if path.is_file():
-                size = image_size(path)
+            if self.ctx.is_file(path):
+                size = image_size(path, self.ctx.root)
                 if size is not None:
                     self.shot_sizes.setdefault(size, []).append(self.ctx.rel(path))
                 return path.relative_to(self.folder).as_posix()

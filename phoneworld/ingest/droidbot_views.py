@@ -18,11 +18,11 @@ A state holds `views[]`, a flat list linked by `parent`/`children` indices, with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from phoneworld.inputs import MAX_COORD, MAX_DEPTH
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext, Tally
 from phoneworld.ingest.uixml import normalise_bounds
@@ -93,24 +93,32 @@ def load_states(folder: Path, ctx: IngestContext) -> StateFiles:
 
 def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
     source = ctx.src(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        ctx.report(codes.UNREADABLE_RECORD, f"invalid JSON: {exc.msg}",
-                   source.model_copy(update={"line": exc.lineno}))
+    text = ctx.read_text(path, source)
+    if text is None:
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        ctx.report(codes.UNREADABLE_RECORD, f"cannot read the state: {exc}", source)
+    ok, data = ctx.load_json(text, source, codes.UNREADABLE_RECORD)
+    if not ok:
         return None
     views = data.get("views") if isinstance(data, dict) else None
     state_str = data.get("state_str") if isinstance(data, dict) else None
-    if not isinstance(views, list) or not isinstance(state_str, str):
-        ctx.report(codes.UNREADABLE_RECORD, "a state needs \"state_str\" and a \"views\" list",
-                   source)
+    if not isinstance(views, list) or not isinstance(state_str, str) or \
+            not all(isinstance(v, dict) for v in views):
+        ctx.report(codes.UNREADABLE_RECORD, "a state needs \"state_str\" and a \"views\" list "
+                   "of objects", source)
         return None
     bad = next((i for i, v in enumerate(views) if _bounds(v) is None), None)
     if bad is not None:
-        ctx.report(codes.BAD_BOUNDS, f"views[{bad}].bounds is not [[x1, y1], [x2, y2]]", source)
+        raw = views[bad].get("bounds")
+        if _bounds(views[bad], checked=False) is not None:
+            ctx.report(codes.OUT_OF_RANGE, f"views[{bad}].bounds {str(raw)[:80]} lie more than "
+                       f"{MAX_COORD} pixels away", source)
+        else:
+            ctx.report(codes.BAD_BOUNDS, f"views[{bad}].bounds is not [[x1, y1], [x2, y2]]",
+                       source)
+        return None
+    if views and _tree_depth(views) > MAX_DEPTH:
+        ctx.report(codes.TOO_DEEP, f"the views are nested more than {MAX_DEPTH} levels deep "
+                   "through \"children\"", source)
         return None
     activity = data.get("foreground_activity")
     activity = activity if isinstance(activity, str) and activity else None
@@ -122,12 +130,32 @@ def _load_state(path: Path, ctx: IngestContext) -> DroidState | None:
                       package=package, activity=activity, views=views)
 
 
-def _bounds(view: Any) -> tuple[int, int, int, int] | None:
+def _bounds(view: Any, checked: bool = True) -> tuple[int, int, int, int] | None:
+    """Four ints, or None when malformed (or, when `checked`, beyond +-MAX_COORD)."""
     try:
         (x1, y1), (x2, y2) = view["bounds"]
-        return int(x1), int(y1), int(x2), int(y2)
-    except (KeyError, TypeError, ValueError):
+        out = int(x1), int(y1), int(x2), int(y2)
+    except (KeyError, TypeError, ValueError, OverflowError):
         return None
+    if checked and not all(-MAX_COORD <= v <= MAX_COORD for v in out):
+        return None
+    return out
+
+
+def _tree_depth(views: list[dict[str, Any]]) -> int:
+    """The depth of the tree that `build_tree` walks (without recursion; loops are cut)."""
+    deepest, seen = 0, set()
+    stack = [(root_index(views), 1)]
+    while stack:
+        i, depth = stack.pop()
+        if i in seen:
+            continue
+        seen.add(i)
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        stack.extend((c, depth + 1) for c in _children(views[i], len(views)))
+    return deepest
 
 
 def view_bounds(view: dict[str, Any]) -> tuple[int, int, int, int] | None:
@@ -193,8 +221,10 @@ def _tally(state: DroidState, ctx: IngestContext, stats: ViewStats) -> None:
 
 
 def _children(view: dict[str, Any], count: int) -> list[int]:
-    kids = view.get("children") or []
-    return [c for c in kids if isinstance(c, int) and 0 <= c < count]
+    kids = view.get("children")
+    if not isinstance(kids, list):  # `children: 5` in a damaged file: no children
+        return []
+    return [c for c in kids if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < count]
 
 
 def _view_node(view: dict[str, Any], bounds: Bounds, index: int,

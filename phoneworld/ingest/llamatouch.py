@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from phoneworld.inputs import MAX_COORD
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext, did_you_mean
 from phoneworld.ingest.draft import DraftEpisode, DraftStep, clip
@@ -53,6 +54,8 @@ TAGS: dict[str, str] = {
     "type": "type", "input": "type", "键盘输入": "type", "back": "back", "back键": "back",
     "home": "home", "home键": "home", "enter": "enter", "complete": "done", "done": "done",
 }
+MAX_STEPS = 100_000
+_STEP = re.compile(r"[0-9]{1,9}")
 POINTS_NEEDED = {"click": 1, "long_press": 1, "drag": 2}
 
 
@@ -78,14 +81,14 @@ def read_llamatouch(folder: Path, ctx: IngestContext) -> list[Episode]:
     actions, screens = _fit(actions, screens, folder, ctx, episode_id)
     root = Bounds(x1=0, y1=0, x2=max(s.root.bounds.x2 for s in screens),
                   y2=max(s.root.bounds.y2 for s in screens))
-    device = device_frame(root, image_size(folder / "0.png"))
+    device = device_frame(root, image_size(folder / "0.png", ctx.root))
     draft = DraftEpisode(id=episode_id, device=device, file=ctx.rel(folder),
-                         instruction=_instruction(folder / "instruction.txt"))
+                         instruction=_instruction(folder / "instruction.txt", ctx))
     events = ctx.rel(folder / EVENTS_FILE)
     for i, screen in enumerate(screens):
         action = to_action(actions[i], device) if i < len(actions) else None
         acted = action is not None
-        draft.steps.append(DraftStep(_observation(folder, i, screen), action,
+        draft.steps.append(DraftStep(_observation(folder, i, screen, ctx), action,
                                      events if acted else ctx.rel(folder / f"{i}.xml"),
                                      actions[i].line if acted else None))
     frames = sorted({a.frame for a in actions if a.frame and a.frame != (device.width,
@@ -95,12 +98,21 @@ def read_llamatouch(folder: Path, ctx: IngestContext) -> list[Episode]:
                    f"{frames[0][1]} frame were rescaled to the {device.width}x{device.height} "
                    "device frame (width from the XML root, height from the screenshot)",
                    ctx.src(folder / EVENTS_FILE, episode=episode_id))
+    if ctx.diagnostics.counts()["error"] > errors_before:  # an unreadable side file
+        return []
     return split_by_app(draft, ctx)
 
 
 def _screens(folder: Path, ctx: IngestContext, episode_id: str) -> list[Screen]:
-    numbered = {int(p.stem): p for p in folder.glob("*.xml") if p.stem.isdigit()}
+    # ASCII digits only: "²".isdigit() is True, but int("²") fails
+    numbered = {int(p.stem): p for p in folder.glob("*.xml") if _STEP.fullmatch(p.stem)}
     count = max(numbered) + 1 if numbered else 0
+    if count > MAX_STEPS:  # the gap list alone would take gigabytes
+        ctx.report(codes.SCREEN_GAP, f"{numbered[count - 1].name} numbers a step beyond the "
+                   f"{MAX_STEPS} phoneworld reads", ctx.src(numbered[count - 1],
+                                                            episode=episode_id),
+                   f"screens are 0.xml, 1.xml, ... without gaps (at most {MAX_STEPS})")
+        return []
     missing = [i for i in range(count) if i not in numbered]
     if not numbered or missing:
         what = f"missing {', '.join(f'{i}.xml' for i in missing[:5])}" if missing else \
@@ -114,11 +126,14 @@ def _screens(folder: Path, ctx: IngestContext, episode_id: str) -> list[Screen]:
 def parse_events(path: Path, ctx: IngestContext, episode_id: str) -> list[RawAction]:
     """The actions of eventStructs.txt; bad lines are errors (PW160)."""
     out: list[RawAction] = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        ctx.report(codes.BAD_EVENT_LINE, f"cannot read {path.name}: {exc}",
-                   ctx.src(path, episode=episode_id))
+    text = ctx.read_text(path, ctx.src(path, episode=episode_id))
+    if text is None:
+        return out
+    lines = text.splitlines()
+    if not any(line.strip() for line in lines):
+        ctx.report(codes.BAD_EVENT_LINE, f"{path.name} holds no action", ctx.src(path,
+                   episode=episode_id), "record at least one action, one line per action; a "
+                   "trace of one screen is a plain uiautomator dump")
         return out
     for number, text in enumerate(lines, start=1):
         if not text.strip():
@@ -143,7 +158,10 @@ def parse_line(text: str, line: int) -> RawAction | str:
         return f"unknown action tag [{tag}]{did_you_mean(tag.lower(), list(TAGS))}"
     if kind == "type":
         return RawAction(kind, line, text=rest.strip())
-    pairs = [(int(x), int(y)) for x, y in _PAIR.findall(rest)]
+    found = _PAIR.findall(rest)
+    if any(len(v.lstrip("-")) > 7 for pair in found for v in pair):
+        return f"[{tag}] has a coordinate beyond {MAX_COORD} pixels"
+    pairs = [(int(x), int(y)) for x, y in found]
     frame = pairs.pop(0) if re.search(r"resolution|屏幕大小", rest, re.I) and pairs else None
     needed = POINTS_NEEDED.get(kind, 0)
     if len(pairs) < needed:
@@ -186,20 +204,23 @@ def _fit(actions: list[RawAction], screens: list[Screen], folder: Path, ctx: Ing
     return actions, screens[:len(actions) + 1]
 
 
-def _observation(folder: Path, i: int, screen: Screen) -> Observation:
+def _observation(folder: Path, i: int, screen: Screen, ctx: IngestContext) -> Observation:
     activity_file = folder / f"{i}.activity"
-    activity = activity_file.read_text(encoding="utf-8").strip() if activity_file.is_file() else ""
+    activity = ""
+    if activity_file.exists():
+        activity = (ctx.read_text(activity_file, ctx.src(activity_file, step=i)) or "").strip()
     shot = folder / f"{i}.png"
     return Observation(root=screen.root, package=screen.package,
                        activity=None if activity in ("", "null") else activity,
-                       xml_file=f"{i}.xml", screenshot=shot.name if shot.is_file() else None,
+                       xml_file=f"{i}.xml", screenshot=shot.name if ctx.is_file(shot) else None,
                        rotation=screen.rotation)
 
 
-def _instruction(path: Path) -> str | None:
-    if not path.is_file():
+def _instruction(path: Path, ctx: IngestContext) -> str | None:
+    if not path.exists():
         return None
-    lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    text = ctx.read_text(path, ctx.src(path))
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
     if len(lines) > 1 and lines[0].isdigit():
         lines = lines[1:]
     return " ".join(lines) or None

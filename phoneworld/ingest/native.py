@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from phoneworld import inputs
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext, did_you_mean
 from phoneworld.ingest.draft import DraftEpisode, DraftStep, freeze
@@ -44,10 +45,10 @@ class _Lenient(BaseModel):
 
 
 class RawDevice(_Lenient):
-    width: int = Field(gt=0)
-    height: int = Field(gt=0)
-    density: int | None = Field(default=None, gt=0)
-    sdk: int | None = Field(default=None, gt=0)
+    width: int = Field(gt=0, le=inputs.MAX_COORD)
+    height: int = Field(gt=0, le=inputs.MAX_COORD)
+    density: int | None = Field(default=None, gt=0, le=100_000)
+    sdk: int | None = Field(default=None, gt=0, le=10_000)
 
 
 class RawStep(_Lenient):
@@ -59,7 +60,8 @@ class RawStep(_Lenient):
 
 class RawEpisode(_Lenient):
     format: str
-    app: str = Field(min_length=1)
+    app: str = Field(min_length=1, max_length=255,  # becomes a folder name: Android's grammar
+                     pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
     device: RawDevice
     instruction: str | None = None
     coords: Literal["pixels", "normalized"] = "pixels"
@@ -109,15 +111,11 @@ def read_native(folder: Path, ctx: IngestContext) -> list[Episode]:
 
 def _load_json(path: Path, ctx: IngestContext, episode: str) -> tuple[Any, dict[JsonPath, int]]:
     source = ctx.src(path, episode=episode)
-    try:
-        text = path.read_text(encoding="utf-8")
-        return json.loads(text), value_lines(text)
-    except UnicodeDecodeError as exc:
-        ctx.report(codes.BAD_JSON, f"not UTF-8 text: {exc.reason}", source)
-    except json.JSONDecodeError as exc:
-        ctx.report(codes.BAD_JSON, f"invalid JSON: {exc.msg} (column {exc.colno})",
-                   source.model_copy(update={"line": exc.lineno}))
-    return None, {}
+    text = ctx.read_text(path, source)
+    if text is None:
+        return None, {}
+    ok, data = ctx.load_json(text, source, codes.BAD_JSON)
+    return (data, value_lines(text)) if ok else (None, {})
 
 
 def _header(data: Any, doc: _Doc) -> RawEpisode | None:
@@ -192,7 +190,16 @@ def _action(step: RawStep, raw: Any, index: int, count: int, header: RawEpisode,
 def _referenced(rel: str, where: JsonPath, code: codes.Code, index: int,
                 doc: _Doc) -> Path | None:
     """The file a step refers to, if it exists inside the trace root; reports `code` otherwise."""
-    target = (doc.folder / rel).resolve()
+    try:
+        inputs.check_name(rel)
+        target = (doc.folder / rel).resolve()
+    except inputs.InputFileError as exc:
+        doc.ctx.report_input(exc, doc.at(where, index), codes.UNREADABLE_FILE)
+        return None
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a name the system refuses
+        doc.ctx.report(codes.UNREADABLE_FILE, f'"{rel[:80]}" cannot be resolved: {exc}',
+                       doc.at(where, index))
+        return None
     inside = target.is_relative_to(doc.ctx.root.resolve())
     if inside and target.is_file():
         return target

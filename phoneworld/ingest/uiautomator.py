@@ -26,7 +26,7 @@ UNKNOWN_APP = "unknown"
 def read_uiautomator(folder: Path, ctx: IngestContext) -> list[Episode]:
     """One single-step episode per dump file directly inside `folder`."""
     episodes: list[Episode] = []
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".xml")
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".xml" and not p.is_dir())
     for xml in files:
         episode_id = xml.relative_to(ctx.root).as_posix()
         if not is_dump(xml):
@@ -36,11 +36,11 @@ def read_uiautomator(folder: Path, ctx: IngestContext) -> list[Episode]:
         screen = read_uixml(xml, ctx, episode_id, 0)
         if screen is None:
             continue
-        image = sibling_image(xml)
+        image = sibling_image(xml, ctx.root)
         observation = Observation(root=screen.root, package=screen.package, xml_file=xml.name,
                                   screenshot=image.name if image else None,
                                   rotation=screen.rotation)
-        device = device_frame(screen.root.bounds, image_size(image) if image else None)
+        device = device_frame(screen.root.bounds, image_size(image, ctx.root) if image else None)
         draft = DraftEpisode(id=episode_id, device=device, file=ctx.rel(xml),
                              steps=[DraftStep(observation, None, ctx.rel(xml))])
         episodes.append(freeze(draft, screen.package or UNKNOWN_APP))

@@ -4,7 +4,9 @@ lxml stays inside this module. Problems are reported with the file's line number
 (PW102), no <hierarchy>/<node> (PW103), bad bounds (PW104, one error per file with a count). Real
 dumps contain views with negative width or height (x2 < x1: off-screen views); they are collapsed
 to zero size at (x1, y1) so that hit-testing never lands on them, with one PW105 warning per file.
-Several top-level nodes (several windows) are wrapped in one synthetic root (PW106).
+Several top-level nodes (several windows) are wrapped in one synthetic root (PW106). Coordinates
+beyond +-`MAX_COORD` (PW172) and trees nested deeper than `MAX_XML_DEPTH` (PW171) are errors:
+no screen has them, and every later pass walks the tree.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from lxml import etree
 
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
+from phoneworld.inputs import MAX_COORD
 from phoneworld.ir.base import Bounds, SourceRef
 from phoneworld.ir.trace import ViewNode
 
 logger = logging.getLogger(__name__)
+MAX_XML_DEPTH = 120  # <node> levels; real dumps nest under 60, later passes recurse per level
 
 _NUM = r"\s*(-?\d+)\s*"
 _BOUNDS_RE = re.compile(rf"^\s*\[{_NUM},{_NUM}\]\s*\[{_NUM},{_NUM}\]\s*$")
@@ -49,8 +53,14 @@ def parse_bounds(text: str) -> tuple[int, int, int, int] | None:
     match = _BOUNDS_RE.match(text)
     if match is None:
         return None
-    x1, y1, x2, y2 = (int(g) for g in match.groups())
+    # a number of thousands of digits is not converted (Python refuses); it is out of range
+    x1, y1, x2, y2 = (int(g) if len(g) <= 12 else MAX_COORD + 1 for g in match.groups())
     return x1, y1, x2, y2
+
+
+def in_range(*values: int) -> bool:
+    """Whether every coordinate is within +-MAX_COORD device pixels."""
+    return all(-MAX_COORD <= v <= MAX_COORD for v in values)
 
 
 def normalise_bounds(x1: int, y1: int, x2: int, y2: int) -> tuple[Bounds, bool]:
@@ -67,6 +77,7 @@ class _FileState:
     bad_bounds: list[tuple[int | None, str]] = field(default_factory=list)
     negative: list[tuple[int | None, str]] = field(default_factory=list)
     bad_attrs: list[tuple[int | None, str]] = field(default_factory=list)
+    far: list[tuple[int | None, str]] = field(default_factory=list)
 
     def at(self, line: int | None) -> SourceRef:
         return self.source.model_copy(update={"line": line})
@@ -76,12 +87,8 @@ def read_uixml(path: Path, ctx: IngestContext, episode: str | None = None,
                step: int | None = None) -> Screen | None:
     """Parse one dump file; None (after reporting errors) when it cannot be used."""
     source = ctx.src(path, episode=episode, step=step)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        ctx.report(codes.SCREEN_MISSING, f"cannot read {path.name}: {exc.strerror}", source)
-        return None
-    return parse_uixml(data, ctx, source)
+    data = ctx.read_bytes(path, source)
+    return None if data is None else parse_uixml(data, ctx, source)
 
 
 _PARSER_OPTIONS = {"resolve_entities": False, "no_network": True, "huge_tree": True,
@@ -96,6 +103,9 @@ def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | 
     except etree.XMLSyntaxError as exc:
         _report_syntax(data, exc, ctx, source)
         return None
+    except _TooDeep as exc:
+        _too_deep(ctx, source.model_copy(update={"line": exc.line}))
+        return None
     if doc.tag != "hierarchy":
         ctx.report(codes.XML_STRUCTURE, f"the root element is <{doc.tag}>, not <hierarchy>",
                    source.model_copy(update={"line": doc.line}))
@@ -105,7 +115,7 @@ def parse_uixml(data: bytes, ctx: IngestContext, source: SourceRef) -> Screen | 
                    source.model_copy(update={"line": doc.line}))
         return None
     _flush(state, ctx)
-    if state.bad_bounds:
+    if state.bad_bounds or state.far:
         return None
     roots = doc.tops
     root = roots[0] if len(roots) == 1 else _wrap(roots, ctx, state.at(doc.top_lines[1]))
@@ -126,7 +136,22 @@ def _report_syntax(data: bytes, exc: etree.XMLSyntaxError, ctx: IngestContext,
             ctx.report(codes.XML_SYNTAX, "the file is empty", source)
             return
     line = exc.lineno if exc.lineno else None
+    if "depth" in str(exc.msg).lower():  # libxml2's own bound ("use XML_PARSE_HUGE")
+        _too_deep(ctx, source.model_copy(update={"line": line}))
+        return
     ctx.report(codes.XML_SYNTAX, f"malformed XML: {exc.msg}", source.model_copy(update={"line": line}))
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int | None) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def _too_deep(ctx: IngestContext, source: SourceRef) -> None:
+    ctx.report(codes.TOO_DEEP, f"the <node> tree is nested more than {MAX_XML_DEPTH} levels deep",
+               source, f"real dumps nest far less than {MAX_XML_DEPTH} levels: the file is "
+               "damaged or generated; re-run `uiautomator dump`")
 
 
 @dataclass
@@ -162,6 +187,8 @@ def _stream(data: bytes, state: _FileState) -> _Document:
                 continue
             if parent is None:
                 doc.top_lines.append(line)
+            if len(open_) > MAX_XML_DEPTH:  # <hierarchy> and the <node>s above this one
+                raise _TooDeep(line)
             open_.append((_fields(el, line, state), []))
             continue
         entry = open_.pop()
@@ -184,6 +211,9 @@ def _fields(el: etree._Element, line: int | None, state: _FileState) -> dict[str
     attrs = dict(el.items())  # one call into lxml instead of one per attribute
     raw = attrs.get("bounds")
     parsed = parse_bounds(raw) if raw is not None else None
+    if parsed is not None and not in_range(*parsed):
+        state.far.append((line, raw or ""))
+        parsed = (0, 0, 0, 0)
     if parsed is None:
         state.bad_bounds.append((line, "no bounds attribute" if raw is None else f'"{raw}"'))
         bounds = Bounds(x1=0, y1=0, x2=0, y2=0)
@@ -216,9 +246,10 @@ def _bool(value: str | None, default: bool, attr: str, line: int | None, state: 
 
 def _int_or(value: str | None, default: int | None) -> int | None:
     try:
-        return int(value) if value is not None else default
+        number = int(value) if value is not None else default
     except ValueError:
         return default
+    return number if number is None or in_range(number) else default
 
 
 def _flush(state: _FileState, ctx: IngestContext) -> None:
@@ -233,6 +264,10 @@ def _flush(state: _FileState, ctx: IngestContext) -> None:
         line, what = state.negative[0]
         ctx.report(codes.NEGATIVE_BOUNDS, f"bounds \"{what}\" have negative width or height"
                    f"{more(state.negative)}; collapsed to zero size at (x1, y1)", state.at(line))
+    if state.far:
+        line, what = state.far[0]
+        ctx.report(codes.OUT_OF_RANGE, f"bounds \"{what[:80]}\" lie more than {MAX_COORD} pixels "
+                   f"away{more(state.far)}", state.at(line))
     if state.bad_attrs:
         line, what = state.bad_attrs[0]
         ctx.report(codes.BAD_ATTRIBUTE, f"{what} is not valid{more(state.bad_attrs)}; "

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import model_validator
 
 from phoneworld.ir.base import Frozen, SourceRef
 
 Severity = Literal["error", "warning", "note"]
+
+
+class Code(str):
+    """A diagnostic code (`"PW301"`) that carries the hint a diagnostic of it gets by default,
+    so every diagnostic has a fix to show even where the reporting site gives no specific one."""
+
+    hint: str
+
+    def __new__(cls, code: str, hint: str) -> Code:
+        self = super().__new__(cls, code)
+        self.hint = hint
+        return self
 
 
 class Diagnostic(Frozen):
@@ -17,6 +31,14 @@ class Diagnostic(Frozen):
     message: str
     source: SourceRef
     hint: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_hint(cls, data: Any) -> Any:
+        code = data.get("code") if isinstance(data, dict) else None
+        if isinstance(code, Code):
+            data = {**data, "code": str(code), "hint": data.get("hint") or code.hint}
+        return data
 
     def render(self) -> str:
         text = f"{self.source.render()}: {self.severity}[{self.code}]: {self.message}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
+from phoneworld.inputs import is_regular
 from phoneworld.ir.trace import Device
 from phoneworld.runtime.frame import Frame
 from phoneworld.runtime.screenshot import render_image
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 CARD_WIDTH = 216  # pixels of a screen card's pictures (and the graph's thumbnails, drawn smaller)
 THUMB_WIDTH = 90  # pixels of a mismatch row's or a task strip's pictures
 JPEG_QUALITY = 70
+MAX_PIXELS = 50_000_000  # a 4K phone screen has 8.3 million; more is a bomb, not a screenshot
 MAX_ASPECT = 8  # tallest picture, in widths: phones are about 2:1; more is not a screen's shape
 
 
@@ -82,8 +84,15 @@ class ImageStore:
         return self._recorded[key]
 
     def _load(self, path: Path, width: int) -> Picture | None:
+        if not is_regular(path):  # a FIFO would block the report forever
+            log.warning("screenshot %s is not a regular file; left out", path.name)
+            return None
         try:
             with Image.open(path) as image:
+                if image.width * image.height > MAX_PIXELS:  # checked before any decoding
+                    log.warning("screenshot %s claims %dx%d pixels, more than any screen; left "
+                                "out", path.name, image.width, image.height)
+                    return None
                 if image.height > MAX_ASPECT * image.width:
                     # Scaled to `width`, it would need gigabytes; it is no screen anyway.
                     log.warning("screenshot %s is %dx%d, not a screen's shape; left out",
@@ -92,7 +101,7 @@ class ImageStore:
                 height = max(1, round(image.height * width / max(1, image.width)))
                 image.draft("RGB", (width, height))  # JPEG: decode at a reduced scale, fast
                 small = image.convert("RGB").resize((width, height), Image.Resampling.BILINEAR)
-        except (OSError, UnidentifiedImageError, Image.DecompressionBombError) as exc:
+        except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError) as exc:
             log.warning("screenshot %s could not be read: %s", path.name, exc)
             return None
         return self.add(small)

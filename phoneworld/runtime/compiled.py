@@ -9,6 +9,7 @@ keyed by content (so two envs in the same state render once).
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,18 +97,24 @@ class CompiledApp:
                     node.lst.rows.clear()
 
 
-_CACHE: dict[int, tuple[weakref.ref[AppSpec], CompiledApp]] = {}
+# A compiled app refers to its spec, so a weak-keyed cache would never let go of either (every
+# app ever loaded stayed in memory): the cache keeps the most recently used COMPILED_APPS instead.
+COMPILED_APPS = 64
+_CACHE: OrderedDict[int, tuple[weakref.ref[AppSpec], CompiledApp]] = OrderedDict()
 
 
 def compile_app(spec: AppSpec) -> CompiledApp:
-    """The shared compiled form of `spec` (built on first use, then reused while `spec` lives)."""
-    hit = _CACHE.get(id(spec))
+    """The shared compiled form of `spec` (built on first use, then reused while it is cached)."""
+    key = id(spec)
+    hit = _CACHE.get(key)
     if hit is not None and hit[0]() is spec:
+        _CACHE.move_to_end(key)
         return hit[1]
     app = _build(spec)
-    key = id(spec)
     _CACHE[key] = (weakref.ref(spec), app)
-    weakref.finalize(spec, _CACHE.pop, key, None)
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > COMPILED_APPS:
+        _CACHE.popitem(last=False)
     return app
 
 

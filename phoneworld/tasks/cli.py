@@ -66,7 +66,7 @@ def list_tasks(app_dir: Path = typer.Argument(..., help=APP_HELP),
 def show(app_dir: Path = typer.Argument(..., help=APP_HELP),
          task_id: str = typer.Argument(..., help="The task id."),
          specs: list[Path] = SpecsOpt,
-         seed: Optional[int] = typer.Option(None, help="Draw the parameters with this seed.")) -> None:
+         seed: Optional[int] = typer.Option(None, min=0, help="Draw the parameters with this seed.")) -> None:
     """The task's spec, a drawn instance, and the oracle's solution."""
     from phoneworld.runtime.sim import Simulator
     from phoneworld.tasks.codegen import compile_verifier
@@ -130,7 +130,7 @@ def evaluate(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Pat
              policy: str = typer.Option("random", help="Policy: random or oracle."),
              episodes: int = typer.Option(10, min=1, help="Episodes per task."),
              steps: int = typer.Option(30, min=1, help="Step budget of an episode."),
-             seed: int = typer.Option(0, help="First parameter seed (one per episode)."),
+             seed: int = typer.Option(0, min=0, help="First parameter seed (one per episode)."),
              task: list[str] = typer.Option([], help="Only these task ids; repeatable.")) -> None:
     """Success rate of a built-in policy over the tasks (parameters re-drawn per episode)."""
     from phoneworld.tasks.episodes import evaluate as run_eval
@@ -151,7 +151,7 @@ def demos(app_dir: Path = typer.Argument(..., help=APP_HELP),
           out: Path = typer.Option(..., "--out", help="The JSON-lines file to write."),
           specs: list[Path] = SpecsOpt,
           per_task: int = typer.Option(3, min=1, help="Episodes per task (parameters re-drawn)."),
-          seed: int = typer.Option(0, help="First parameter seed."),
+          seed: int = typer.Option(0, min=0, help="First parameter seed."),
           traces: Optional[Path] = typer.Option(None, help="Also save every episode as a native "
                                                 "trace under this folder (rebuildable)."),
           task: list[str] = typer.Option([], help="Only these task ids; repeatable."),

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from phoneworld import inputs
 from phoneworld.errors import InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
@@ -70,22 +71,21 @@ def _node_lines(node: yaml.Node, path: YamlPath, out: dict[YamlPath, int],
 
 
 def read_yaml(file: Path, name: str, diags: Diagnostics) -> tuple[Any, dict[YamlPath, int]]:
-    """The YAML document of `file` and its line map, or (None, {}) after reporting the problem."""
+    """The YAML document of `file` and its line map, or (None, {}) after reporting the problem
+    (an unreadable file, invalid or unbounded YAML, or a file with no document at all)."""
     try:
-        text = file.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        diags.error(codes.YAML, f"cannot read the file: {exc}", SourceRef(file=name))
+        text = inputs.read_text(file)
+        node, data = inputs.load_yaml(text)
+    except inputs.InputFileError as exc:
+        what = "cannot read the file" if exc.kind == "file" and not exc.message.startswith(
+            "invalid") else ""
+        message = f"{what}: {exc.message}" if what else exc.message
+        diags.error(codes.YAML, message, SourceRef(file=name, line=exc.line),
+                    exc.hint)
         return None, {}
-    except yaml.MarkedYAMLError as exc:
-        last = max(1, len(text.splitlines()))
-        line = min(exc.problem_mark.line + 1, last) if exc.problem_mark is not None else None
-        where = ""
-        if exc.context and exc.context_mark is not None:
-            where = f" ({exc.context} on line {exc.context_mark.line + 1})"
-        diags.error(codes.YAML, f"invalid YAML: {exc.problem}{where}",
-                    SourceRef(file=name, line=line))
+    if node is None:
+        diags.error(codes.YAML, "the file holds no YAML document (it is empty or only comments)",
+                    SourceRef(file=name), "write the spec's fields into it, or delete the file")
         return None, {}
     lines: dict[YamlPath, int] = {}
     dupes: list[tuple[YamlPath, int]] = []

@@ -184,12 +184,12 @@ class Unchanged(Frozen):
 
 class AllOf(Frozen):
     OP: ClassVar[str] = "all_of"
-    all_of: tuple[Rule, ...]
+    all_of: tuple[Rule, ...] = Field(min_length=1)  # codegen joins the parts with `and`
 
 
 class AnyOf(Frozen):
     OP: ClassVar[str] = "any_of"
-    any_of: tuple[Rule, ...]
+    any_of: tuple[Rule, ...] = Field(min_length=1)
 
 
 class Not(Frozen):

@@ -18,6 +18,7 @@ re-draw them per episode.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Annotated, Any, Literal, Union
 
@@ -52,6 +53,12 @@ class WordsGen(_Gen):
     min: int = Field(default=1, ge=1, le=12)
     max: int = Field(default=3, ge=1, le=12)
 
+    @model_validator(mode="after")
+    def _ordered(self) -> WordsGen:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is more than max {self.max}")
+        return self
+
 
 class RangeGen(_Gen):
     """An integer in [min, max]."""
@@ -59,6 +66,12 @@ class RangeGen(_Gen):
     from_: Literal["range"] = Field(alias="from")
     min: int = 0
     max: int = 100
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RangeGen:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is more than max {self.max}")
+        return self
 
 
 class DateGen(_Gen):
@@ -73,6 +86,21 @@ class DateGen(_Gen):
     @classmethod
     def _iso(cls, v: Any) -> Any:
         return v.isoformat() if hasattr(v, "isoformat") else v  # YAML reads 2024-01-01 as a date
+
+    @field_validator("start", "end")
+    @classmethod
+    def _real_date(cls, v: str) -> str:
+        try:
+            dt.date.fromisoformat(v)
+        except ValueError:
+            raise ValueError(f"{v!r} is not a date: write YYYY-MM-DD, e.g. 2024-01-31") from None
+        return v
+
+    @model_validator(mode="after")
+    def _ordered(self) -> DateGen:
+        if self.start > self.end:  # ISO dates order as strings
+            raise ValueError(f"start {self.start} is after end {self.end}")
+        return self
 
 
 class ChoiceGen(_Gen):

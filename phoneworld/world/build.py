@@ -65,7 +65,7 @@ class WorldBuild:
 def _parse(spec_path: Path) -> tuple[WorldSpec, dict[Any, int]]:
     diags = Diagnostics()
     spec, lines = parse_world(spec_path, diags)
-    if spec is None:
+    if spec is None or diags.has_errors:
         raise InputError(f"{spec_path}: the world spec has errors", diags.items)
     return spec, lines
 

@@ -95,7 +95,7 @@ def run(world_dir: Path = typer.Argument(..., help=WORLD_HELP),
         task: Optional[str] = typer.Option(None, "--task", help="A task id (else: no task)."),
         policy: str = typer.Option("oracle", help="oracle or random."),
         steps: int = typer.Option(20, help="Steps of the random policy."),
-        seed: int = typer.Option(0, help="Seed of the parameters and the random policy.")) -> None:
+        seed: int = typer.Option(0, min=0, help="Seed of the parameters and the random policy.")) -> None:
     """Run one episode in the world and print each step as JSON lines."""
     import random
 

@@ -14,10 +14,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from phoneworld import inputs
 from phoneworld.errors import AppSpecError, InputError
 from phoneworld.ir.app import AppSpec, ScreenSpec, Widget
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
+from phoneworld.tasks import codes as task_codes
 from phoneworld.tasks.load import YamlPath, _data_path, _message, line_of, read_yaml
 from phoneworld.world import codes
 from phoneworld.world.spec import AppEntry, WorldSpec
@@ -63,8 +65,9 @@ def parse_world(path: Path, diags: Diagnostics) -> tuple[WorldSpec | None, dict[
     inner = Diagnostics()
     data, lines = read_yaml(path, name, inner)
     for d in inner.items:  # the tasks loader's YAML codes, renumbered into this range
+        generic = d.hint in (task_codes.YAML.hint, task_codes.SCHEMA.hint)  # about task specs
         diags.add(d.severity, codes.YAML if d.code.endswith("01") else codes.SCHEMA, d.message,
-                  d.source, d.hint)
+                  d.source, None if generic else d.hint)
     if data is None and not lines:
         return None, {}
     if not isinstance(data, dict):
@@ -73,13 +76,47 @@ def parse_world(path: Path, diags: Diagnostics) -> tuple[WorldSpec | None, dict[
                     "see examples/world.yaml")
         return None, lines
     try:
-        return WorldSpec.model_validate(data), lines
+        spec = WorldSpec.model_validate(data)
     except ValidationError as exc:
         for err in exc.errors():
             p = _data_path(data, tuple(err["loc"]))
             diags.error(codes.SCHEMA, _message(err, p), SourceRef(file=name, line=line_of(lines, p)),
                         "see the fields in phoneworld/world/spec.py or examples/world.yaml")
         return None, lines
+    _trace_sources(spec, path, lines, diags)
+    return spec, lines
+
+
+def _trace_sources(spec: WorldSpec, path: Path, lines: dict[YamlPath, int],
+                   diags: Diagnostics) -> bool:
+    """Whether every `traces:` folder exists and every `from:` names a format (else the build
+    would stop with a usage error that does not name this file); reports each one that does not.
+    """
+    from phoneworld.ingest import FORMATS
+    from phoneworld.ingest.context import did_you_mean
+
+    ok = True
+    for i, e in enumerate(spec.apps):
+        key = "dir" if e.dir is not None else "traces"
+        try:
+            inputs.check_name(str(e.dir if e.dir is not None else e.traces))
+        except inputs.InputFileError as exc:
+            diags.error(codes.SCHEMA, f"apps[{i}].{key}: {exc.message}", SourceRef(
+                file=path.as_posix(), line=line_of(lines, ("apps", i, key))), exc.hint)
+            ok = False
+            continue
+        where = SourceRef(file=path.as_posix(), line=line_of(lines, ("apps", i, "from")))
+        if e.from_ is not None and e.from_ not in FORMATS:
+            diags.error(codes.SCHEMA, f"apps[{i}].from: unknown trace format {e.from_!r}"
+                        f"{did_you_mean(e.from_, FORMATS)}", where,
+                        f"use one of {', '.join(FORMATS)}, or leave `from` out to detect it")
+            ok = False
+        if e.traces is not None and not (path.parent / e.traces).is_dir():
+            diags.error(codes.APP_MISSING, f"apps[{i}].traces: {e.traces} is not a folder",
+                        SourceRef(file=path.as_posix(), line=line_of(lines, ("apps", i, "traces"))),
+                        "give the folder of the app's traces, relative to the world spec")
+            ok = False
+    return ok
 
 
 def _widgets(w: Widget) -> list[Widget]:
@@ -123,8 +160,27 @@ class _Checker:
             self.err(codes.UNKNOWN_NAME, f"widget {wid!r} on {screen.id} is not an editable "
                      "field", path, "name an EditText (or an editable widget)")
 
+    def receive(self, app: AppSpec, e: AppEntry, base: YamlPath) -> None:
+        """`receive:` names widgets on screens reached by taps, so each must be on some screen."""
+        if e.receive is None:
+            return
+        import difflib
+
+        known = {w.wid: w for sc in app.screens for w in _widgets(sc.root)}
+        names = [(wid, (*base, "receive", "path", j)) for j, wid in enumerate(e.receive.path)]
+        for wid, path in [*names, (e.receive.field, (*base, "receive", "field"))]:
+            if wid not in known:
+                near = difflib.get_close_matches(wid, list(known), n=1)
+                self.err(codes.UNKNOWN_NAME, f"no screen of {app.package} has a widget {wid!r}"
+                         + (f"; did you mean {near[0]!r}?" if near else ""), path)
+        field = known.get(e.receive.field)
+        if field is not None and not (field.editable or field.cls.endswith("EditText")):
+            self.err(codes.UNKNOWN_NAME, f"widget {e.receive.field!r} is not an editable field",
+                     (*base, "receive", "field"), "name an EditText (or an editable widget)")
+
     def entry(self, app: AppSpec, e: AppEntry, i: int) -> None:
         base: YamlPath = ("apps", i)
+        self.receive(app, e, base)
         for j, s in enumerate(e.share):
             sc = self.screen(app, s.screen, (*base, "share", j, "screen"))
             if sc is not None:
@@ -145,7 +201,7 @@ def load_world(path: str | Path, diags: Diagnostics | None = None) -> WorldDef:
 
     diags = diags if diags is not None else Diagnostics()
     file = spec_file(Path(path))
-    if not file.is_file():
+    if not file.exists() and not file.is_symlink():  # a FIFO or a loop is read, and reported
         raise InputError(f"{file}: no world spec here", [diags_missing(file)])
     spec, lines = parse_world(file, diags)
     apps: list[WorldApp] = []
@@ -158,6 +214,10 @@ def load_world(path: str | Path, diags: Diagnostics | None = None) -> WorldDef:
                           "the world first", ("apps", i, "traces"),
                           f"run `phoneworld world build {file} --out DIR` and use DIR")
                 continue
+            try:
+                inputs.check_name(e.dir)
+            except inputs.InputFileError:
+                continue  # reported by parse_world
             folder = (file.parent / e.dir).resolve()
             try:
                 app = load_app(folder)
@@ -174,7 +234,7 @@ def load_world(path: str | Path, diags: Diagnostics | None = None) -> WorldDef:
             apps.append(WorldApp(app, folder, e))
     if diags.has_errors or spec is None:
         n = sum(d.severity == "error" for d in diags.items)
-        raise InputError(f"the world spec has {n} error(s)", diags.items)
+        raise InputError(f"the world spec {file} has {n} error(s)", diags.items)
     return WorldDef(spec, file, tuple(apps))
 
 

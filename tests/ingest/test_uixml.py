@@ -178,11 +178,16 @@ def test_problems_are_reported_parent_first() -> None:
     assert error.code == "PW104" and error.source.line == 3 and '"[0,0][1"' in error.message
 
 
-def test_nesting_deeper_than_the_recursion_limit_is_read() -> None:
-    depth = 1500
-    text = dump("<node bounds='[0,0][1,1]'>" * depth + "</node>" * depth)
-    screen, diagnostics = parse(text)
-    assert screen is not None and len(screen.root.walk()) == depth
+def test_nesting_up_to_the_limit_is_read_and_deeper_is_an_error() -> None:
+    from phoneworld.ingest.uixml import MAX_XML_DEPTH
+
+    for depth in (MAX_XML_DEPTH, 1500):
+        text = dump("<node bounds='[0,0][1,1]'>" * depth + "</node>" * depth)
+        screen, diagnostics = parse(text)
+        if depth <= MAX_XML_DEPTH:
+            assert screen is not None and len(screen.root.walk()) == depth
+        else:
+            assert screen is None and [d.code for d in diagnostics.items] == ["PW171"]
 
 
 @pytest.mark.parametrize("text", ["", "<hierarchy>", "<hierarchy/>junk"],
