@@ -1,4 +1,5 @@
-"""Rollouts pause the cyclic garbage collector and always give it back."""
+"""Rollouts pause the cyclic garbage collector and always give it back (`gc_paused` itself:
+tests/test_collector.py)."""
 
 from __future__ import annotations
 
@@ -15,22 +16,6 @@ def _collector_on() -> None:
     gc.enable()
     yield
     gc.enable()
-
-
-def test_paused_inside_and_restored_after_nesting() -> None:
-    with gc_paused():
-        assert not gc.isenabled()
-        with gc_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the outer rollout still runs
-    assert gc.isenabled()
-
-
-def test_a_collector_that_was_off_stays_off() -> None:
-    gc.disable()
-    with gc_paused():
-        pass
-    assert not gc.isenabled()
 
 
 def test_restored_when_the_rollout_raises() -> None:
