@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from phoneworld.ir.report import TasksSummary
+
 import typer
 from rich.console import Console
 
@@ -118,11 +120,20 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
             typer.echo(f"         {line}")
     bad = [c for c in checks if not c.kept]
     attacks = [c.attack for c in checks if c.attack is not None]
+    figures = summarize(checks)
     err.print(f"{len(checks) - len(bad)}/{len(checks)} task(s) pass the sanity check; near misses: "
               f"{sum(a.rejected for a in attacks)}/{sum(a.tried for a in attacks)} rejected, "
-              f"{summarize(checks).gameable} task(s) gameable", markup=False)
+              f"{figures.gameable} task(s) gameable; oracle solutions: {_steps(figures)}",
+              markup=False)
     if bad:
         raise typer.Exit(1)
+
+
+def _steps(figures: TasksSummary) -> str:
+    if figures.solution_steps is None:
+        return "none"
+    return (f"{figures.solution_steps:g} steps on average, {figures.proven_shortest} of "
+            f"{figures.kept} proven shortest")
 
 
 @tasks_app.command("eval")
@@ -145,6 +156,16 @@ def evaluate(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Pat
         typer.echo(f"{tid:<48} {wins:>3}/{n}")
     typer.echo(f"{policy} policy: {res.successes}/{res.episodes} episodes solved "
                f"({100 * res.rate:.1f}%) within {steps} steps, {len(res.per_task)} tasks")
+    built = [e for e in cat.index().values() if e.get("kept") and e["id"] in res.per_task]
+    attacked = [e["near_misses"] for e in built if e.get("near_misses")]
+    solved = [e for e in built if e.get("oracle_steps") is not None]
+    if attacked or solved:  # the build's sanity check of these tasks (tasks.json)
+        mean = sum(e["oracle_steps"] for e in solved) / len(solved) if solved else 0
+        typer.echo(f"their verifiers rejected {sum(a['rejected'] for a in attacked)} of "
+                   f"{sum(a['tried'] for a in attacked)} near misses at build time; oracle "
+                   f"solutions {mean:.2f} steps on average, "
+                   f"{sum(bool(e.get('shortest')) for e in solved)} of {len(solved)} proven "
+                   "shortest")
 
 
 def demos(app_dir: Path = typer.Argument(..., help=APP_HELP),

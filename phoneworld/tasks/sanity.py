@@ -170,9 +170,13 @@ def summarize(checks: list[TaskCheck], dropped: Counter[str] | None = None) -> T
     kinds = Counter(c.task.kind() for c in kept)
     total = len(checks) + sum((dropped or Counter()).values())
     attacked = [c.attack for c in kept if c.attack is not None]  # all rejected, or not kept
+    solved = [c.oracle for c in kept if c.oracle is not None and c.oracle.solved]
     return TasksSummary(synthesized=total, kept=len(kept), rejected=total - len(kept),
                         rejection_reasons=dict(sorted(reasons.items())),
                         kinds=dict(sorted(kinds.items())),
                         adversarial={"tried": sum(a.tried for a in attacked),
                                      "rejected": sum(a.rejected for a in attacked)},
-                        gameable=sum(c.reason == GAMEABLE for c in checks))
+                        gameable=sum(c.reason == GAMEABLE for c in checks),
+                        solution_steps=round(sum(len(o.moves) for o in solved) / len(solved), 2)
+                        if solved else None,
+                        proven_shortest=sum(o.shortest for o in solved))

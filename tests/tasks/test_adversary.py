@@ -166,3 +166,14 @@ def test_the_report_shows_each_task_s_attack(example_dir: Path) -> None:
     assert "near misses: " in html and " rejected" in html
     kept = load_catalog(example_dir).tasks
     assert kept and html.count("near misses: ") >= len(kept)
+
+
+def test_check_and_eval_report_the_attack_and_the_solution_lengths(example_dir: Path) -> None:
+    check = CliRunner().invoke(cli, ["tasks", "check", str(example_dir)])
+    assert check.exit_code == 0, check.output
+    assert "near misses: " in check.output and "0 task(s) gameable" in check.output
+    assert "proven shortest" in check.output
+    ev = CliRunner().invoke(cli, ["tasks", "eval", str(example_dir), "--policy", "oracle",
+                                  "--episodes", "1", "--task", "create_note"])
+    assert ev.exit_code == 0, ev.output
+    assert "near misses at build time" in ev.output and "proven shortest" in ev.output
