@@ -111,10 +111,8 @@ def test_build_refuses_an_app_id_that_is_no_package(tmp_path: Path, earlier_buil
                                                     app_id: str) -> None:
     before, around = tree(earlier_build), sorted(p.name for p in tmp_path.iterdir())
     r = invoke("build", one_episode(tmp_path, app_id), "--out", earlier_build)
-    # refused as bad input by the native reader (the package grammar of `app`, file and line);
-    # `outdir`'s own check (PW054, exit 2) is the backstop for ids no reader checks
-    assert r.exit_code == 1, r.output
-    assert "error[PW112]" in r.stderr and "ep/episode.json" in r.stderr, r.stderr
+    assert r.exit_code == 2, r.output
+    assert "error[PW054]" in r.stderr and "ep/episode.json" in r.stderr, r.stderr
     assert tree(earlier_build) == before  # the other app's build is untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*around, "traces"])
 
@@ -127,8 +125,8 @@ def test_build_refuses_an_autodroid_package_txt_of_dot(tmp_path: Path,
                        package=".")
     before = tree(earlier_build)
     r = invoke("build", folder.parent, "--from", "autodroid", "--out", earlier_build)
-    assert r.exit_code == 1, r.output  # package.txt is checked by the AutoDroid reader
-    assert "error[PW157]" in r.stderr and "package.txt" in r.stderr, r.stderr
+    assert r.exit_code == 2, r.output
+    assert "error[PW054]" in r.stderr and "'.'" in r.stderr
     assert tree(earlier_build) == before
     assert not any(p.name.startswith(".out") for p in tmp_path.iterdir())
 

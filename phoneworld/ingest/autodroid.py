@@ -47,8 +47,6 @@ from phoneworld.ingest.draft import DraftEpisode, DraftStep, freeze
 from phoneworld.ir.trace import Action, Back, Click, Episode, Observation, TypeText
 
 UTG_FILE = "utg.yaml"
-# Android's package grammar: dot-separated Java identifiers (the app id becomes a folder name)
-PACKAGE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _APK = re.compile(r"apks/([A-Za-z][\w.]*?)_[^/]*\.apk", re.I)
 
 
@@ -214,9 +212,7 @@ def app_id(folder: Path, ctx: IngestContext) -> str:
     explicit = folder / "package.txt"
     if explicit.exists():
         package = (ctx.read_text(explicit, ctx.src(explicit)) or "").strip()
-        if package and not PACKAGE_NAME.fullmatch(package):
-            ctx.report(codes.BAD_PACKAGE, f"package.txt holds {package[:80]!r}", ctx.src(explicit))
-        elif package:
+        if package:  # a folder name only once `outdir.check_name` accepts it
             return package
     for directory in (folder, *folder.parents):
         listed = _from_tasks_csv(directory / "tasks.csv", folder.name, ctx)

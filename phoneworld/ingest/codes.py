@@ -9,7 +9,7 @@ means the same thing and carries a default hint. Groups:
 - PW127        an imported point clipped to the screen (DroidBot)
 - PW130-PW139  DroidBot output folders
 - PW140-PW142  episodes that cross apps (split per app)
-- PW150-PW157  AutoDroid `utg.yaml`
+- PW150-PW156  AutoDroid `utg.yaml`
 - PW160-PW163  LlamaTouch traces
 - PW170-PW172  any file of any format: unreadable, nested too deep, a number out of range
 
@@ -148,8 +148,6 @@ NO_NEXT_STATE = _c("PW154", "warning", "a record's action leads to a state that 
                    "none needed; the episode ends at the last recorded screen")
 BAD_CHOICE = _c("PW155", "warning", "a record's Choice names no element of its State",
                 "none needed; the episode ends at that record")
-BAD_PACKAGE = _c("PW157", "error", "package.txt does not hold an Android package name",
-                 "write one package name, such as com.example.app, into package.txt")
 APP_ID = _c("PW156", "note", "the app package was derived, not read from the file",
             "put the real package in a package.txt beside utg.yaml to override it")
 

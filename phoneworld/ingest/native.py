@@ -60,8 +60,7 @@ class RawStep(_Lenient):
 
 class RawEpisode(_Lenient):
     format: str
-    app: str = Field(min_length=1, max_length=255,  # becomes a folder name: Android's grammar
-                     pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+    app: str = Field(min_length=1)  # a folder name only once `outdir.check_name` accepts it
     device: RawDevice
     instruction: str | None = None
     coords: Literal["pixels", "normalized"] = "pixels"
