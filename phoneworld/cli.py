@@ -278,7 +278,7 @@ def rl(ctx: typer.Context) -> None:
     """Train and evaluate agents: `phoneworld rl sft|train|eval|calibrate --config FILE.yaml`
     (the `rl` package; needs the `rl` extra, imported only here)."""
     try:
-        from rl.cli import app as rl_app
+        from phoneworld.rl.cli import app as rl_app
     except ImportError as exc:
         err.print(f"error: phoneworld rl needs the rl extra (pip install -e '.[rl]'): {exc}",
                   style="red", markup=False)

@@ -23,12 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rl.advantage import Group
-from rl.config import SourceConfig
-from rl.policy import Policy
-from rl.rewards import RewardFn
-from rl.rollout import EnvHandle, PhoneEnvHandle, Runner, run_episodes
-from rl.tasks import RLTask, TaskSource, is_world_dir
+from phoneworld.rl.advantage import Group
+from phoneworld.rl.config import SourceConfig
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.rewards import RewardFn
+from phoneworld.rl.rollout import EnvHandle, PhoneEnvHandle, Runner, run_episodes
+from phoneworld.rl.tasks import RLTask, TaskSource, is_world_dir
 
 log = logging.getLogger(__name__)
 EnvFactory = Callable[[RLTask, int], EnvHandle]  # (task, slot) -> env; slot picks a device
