@@ -64,7 +64,7 @@ def scripted_episode(task: RLTask, actions: list[dict[str, Any]]) -> Episode:
 
 
 def _episodes(app_dir: str, cfg: CalibrationConfig, rng: random.Random) -> list[tuple[str, Episode]]:
-    from phoneworld.runtime.episode import random_action
+    from phoneworld.runtime import random_action
 
     tasks = app_tasks(app_dir)
     dev = tasks.app.device

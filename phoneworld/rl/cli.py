@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from phoneworld.errors import PhoneworldError
+from phoneworld import PhoneworldError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Train and evaluate phone agents: SFT, step-wise GRPO, evaluation.")
