@@ -16,6 +16,7 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
+from phoneworld.state.shared import shared_rules
 from phoneworld.state.track import Tracked, entry_label, initial_state, navigation, track
 
 __all__ = ["infer_state", "prepare"]
@@ -51,6 +52,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
         for branch in _plan(schema, screen_vars, group, dropped):
             rules.append(_rule(schema, branch, tracked))
+    rules += shared_rules(abstraction, graph, rules)
     return StateModel(
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),
