@@ -17,7 +17,9 @@ from phoneworld.state.infer import (
 )
 from phoneworld.state.schema import Schema, discover
 from phoneworld.state.shared import shared_rules
-from phoneworld.state.track import Tracked, entry_label, initial_state, navigation, track
+from phoneworld.state.track import (
+    Tracked, entry_label, initial_state, navigation, track, transient_screens,
+)
 
 __all__ = ["infer_state", "prepare"]
 
@@ -32,7 +34,9 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
         if step.next_screen and step.next_screen != step.screen and step.action is not None:
             entries[step.next_screen].add(entry_label(step))
     schema = discover(abstraction, entries)
-    return schema, track(schema, abstraction, graph)
+    tracked = track(schema, abstraction, graph)
+    schema.transient = transient_screens(graph, tracked)
+    return schema, track(schema, abstraction, graph) if schema.transient else tracked
 
 
 def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
@@ -163,7 +167,8 @@ def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples
 def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
     first = branch.samples[0].step
     navs = Counter(
-        navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen)
+        navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen,
+                   schema.transient)
         for s in branch.samples
     )
     nav = navs.most_common(1)[0][0]
