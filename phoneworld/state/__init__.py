@@ -172,12 +172,24 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
         for s in branch.samples
     )
     nav = navs.most_common(1)[0][0]
+    # back that went to the screen below every time is plain back: wherever the screen was opened
+    # from, back returns there (a pop to a named screen only where back skipped screens)
+    relative = first.action == "back" and nav == "pop" and all(
+        _below(tracked[s.step.episode][s.step.step].stack, s.step.screen) == s.step.next_screen
+        for s in branch.samples)
     return Rule(
         screen=first.screen, action=first.action or "", widget=first.widget, guard=branch.guard,
         effects=structural_effects(schema, first) + branch.effects,
-        target=None if nav == "stay" else branch.target, nav=nav, support=len(branch.samples),
+        target=None if nav == "stay" or relative else branch.target, nav=nav,
+        support=len(branch.samples),
         sources=tuple(s.step.source for s in branch.samples[:MAX_SOURCES]),
     )
+
+
+def _below(stack: tuple[str, ...], screen: str) -> str:
+    """The screen under `screen` on a tracked stack (which ends with the current screen)."""
+    below = stack[:-1] if stack[-1:] == (screen,) else stack
+    return below[-1] if below else ""
 
 
 def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstraction,

@@ -57,3 +57,18 @@ def test_a_screen_back_returned_to_stays_on_the_stack() -> None:
     schema, _ = prepare(c.abstraction, c.graph)
     assert schema.transient == frozenset()
     assert all(t.nav != "replace" for t in c.spec.transitions)
+
+
+def test_back_that_always_went_to_the_screen_below_is_plain_back() -> None:
+    home, a, bb, detail = page("Home", "A", "B"), page("A", "Open"), page("B", "Open"), page("Detail")
+    run = episode("run#1", home, tap(button("A", 0)), a, tap(button("Open", 0)), detail, back(), a,
+                  back(), home, tap(button("B", 1)), bb, tap(button("Open", 0)), detail)
+    c = compile_app(traces(run))
+    s = {k: v for k, v in ids(c).items()}
+    rule = next(t for t in c.spec.transitions if t.screen == s["Detail"] and t.action == "back")
+    assert (rule.nav, rule.target) == ("pop", None)
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(button("B", 1)), tap(button("Open", 0)), back()):
+        sim.step(action)
+    assert sim.screen == s["B"]  # the recording only ever backed out of Detail to A

@@ -58,10 +58,10 @@ object DetailScreen : Screen("s02_detail", "detail", "com.example.notes", "com.e
 }
 
 /**
- * On "detail", back: goes back to s00_main (seen 1 times).
+ * On "detail", back: goes back (seen 1 times).
  * Transition t011_s02_detail_back.
  */
-object DetailBack : Transition("t011_s02_detail_back", "s02_detail", "back", null, "s00_main", Nav.POP) {
+object DetailBack : Transition("t011_s02_detail_back", "s02_detail", "back", null, null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s02_detail:back:")
     }
