@@ -16,7 +16,7 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
-from phoneworld.state.shared import shared_rules
+from phoneworld.state.untried import untried_rules
 from phoneworld.state.track import (
     Tracked, entry_label, initial_state, navigation, track, transient_screens,
 )
@@ -56,7 +56,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
         for branch in _plan(schema, screen_vars, group, dropped):
             rules.append(_rule(schema, branch, tracked))
-    rules += shared_rules(abstraction, graph, rules)
+    rules += untried_rules(abstraction, graph, rules)
     return StateModel(
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),

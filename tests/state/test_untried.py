@@ -52,3 +52,23 @@ def test_a_widget_tried_on_one_screen_only_is_not_generalized() -> None:
                   tap(tab("Settings")), page("Settings"))
     c = compile_app(traces(run))
     assert [t for t in c.spec.transitions if t.support == 0] == []
+
+
+def dialog(*buttons: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text="Delete?"),
+                  *(view(BUTTON, b(0, 300 + 200 * k, W, 480 + 200 * k), text=t, clickable=True)
+                    for k, t in enumerate(buttons)), activity=".DialogActivity")
+
+
+def test_an_untried_cancel_button_closes_its_screen_as_back_does() -> None:
+    delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
+    run = episode("run#1", home, tap(delete), dialog("OK", "Cancel"))
+    c = compile_app(traces(run))
+    inferred = [t for t in c.spec.transitions if t.support == 0]
+    assert [(t.action, t.nav, t.target) for t in inferred] == [("click", "pop", None)]
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(delete))
+    sim.step(tap(view(BUTTON, b(0, 500, W, 680))))  # Cancel
+    assert sim.screen == c.spec.start_screen
