@@ -25,7 +25,7 @@ from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import Rule
 from phoneworld.ir.screens import Abstraction, TemplateNode
 
-__all__ = ["DISMISS", "DISMISS_IDS", "untried_rules"]
+__all__ = ["DISMISS", "DISMISS_IDS", "dismiss_widgets", "untried_rules"]
 
 MIN_TRIED = 2  # screens on which a shared widget must have been tried, with one outcome
 _ACTIONS = {"click", "long_press"}
@@ -47,18 +47,24 @@ def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
     return shared + dismiss_rules(abstraction, tried)
 
 
-def dismiss_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]]
-                  ) -> list[Rule]:
-    """A plain pop for each untried click on a widget labelled as a dismiss button."""
-    out = []
+def dismiss_widgets(abstraction: Abstraction) -> frozenset[tuple[str, str]]:
+    """(screen, wid) of every widget outside lists labelled as a dismiss button, or with a
+    framework id of that role."""
+    out = set()
     for screen in abstraction.screens:
         for node in _outside_lists(screen.root):
             label = (node.text or node.content_desc).strip().lower()
-            dismiss = label in DISMISS or node.resource_id in DISMISS_IDS
-            if dismiss and not node.editable and (screen.id, "click", node.wid) not in tried:
-                out.append(Rule(screen=screen.id, action="click", widget=node.wid, target=None,
-                                nav="pop", support=0))
-    return out
+            if (label in DISMISS or node.resource_id in DISMISS_IDS) and not node.editable:
+                out.add((screen.id, node.wid))
+    return frozenset(out)
+
+
+def dismiss_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]]
+                  ) -> list[Rule]:
+    """A plain pop for each untried click on a dismiss button."""
+    return [Rule(screen=screen, action="click", widget=wid, target=None, nav="pop", support=0)
+            for screen, wid in sorted(dismiss_widgets(abstraction))
+            if (screen, "click", wid) not in tried]
 
 
 def shared_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]],
