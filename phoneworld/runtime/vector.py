@@ -207,35 +207,43 @@ def batch_infos(infos: Sequence[dict[str, Any] | None]) -> dict[str, Any]:
     """The envs' infos (None: that env has none) as gymnasium's dict of arrays: for each key an
     (N,) array and an `_<key>` mask of the envs that have it; nested dicts batched alike, except
     `state` and `final_obs` (object arrays of the envs' values, see the module docstring)."""
-    out: dict[str, Any] = {}
-    keys = dict.fromkeys(k for info in infos if info for k in info)
+    n, out = len(infos), {}
+    have = [i for i, info in enumerate(infos) if info]
+    keys = dict.fromkeys(k for i in have for k in infos[i])  # type: ignore[union-attr]
     for key in keys:
-        mask = np.array([info is not None and key in info for info in infos], dtype=np.bool_)
-        values = [info[key] for info, m in zip(infos, mask, strict=True) if m and info is not None]
+        idx = [i for i in have if key in infos[i]]  # type: ignore[operator]
+        values = [infos[i][key] for i in idx]  # type: ignore[index]
+        mask = np.zeros(n, dtype=np.bool_)
+        mask[idx] = True
         if key not in _WHOLE and all(isinstance(v, dict) for v in values):
-            out[key] = batch_infos([info[key] if m and info else None
-                                    for info, m in zip(infos, mask, strict=True)])
+            nested: list[dict[str, Any] | None] = [None] * n
+            for i, v in zip(idx, values, strict=True):
+                nested[i] = v
+            out[key] = batch_infos(nested)
         else:
-            out[key] = _column(key, values, mask)
+            out[key] = _column(key, values, idx, n)
         out[f"_{key}"] = mask
     return out
 
 
 _WHOLE = frozenset({"state", "final_obs"})
-_SCALARS = (bool, int, float)
+_SCALARS = frozenset({bool, int, float})
 
 
-def _column(key: str, values: list[Any], mask: np.ndarray) -> np.ndarray:
-    kinds = {type(v) for v in values}
-    first = values[0]
-    if key in _WHOLE or len(kinds) != 1:
-        arr = np.full(len(mask), None, dtype=object)
-    elif kinds <= set(_SCALARS) or isinstance(first, np.number):
-        arr = np.zeros(len(mask), dtype=type(first))
-    elif isinstance(first, np.ndarray) and all(v.shape == first.shape for v in values):
-        arr = np.zeros((len(mask), *first.shape), dtype=first.dtype)
-    else:
-        arr = np.full(len(mask), None, dtype=object)
-    for i, v in zip(np.flatnonzero(mask), values, strict=True):
+def _column(key: str, values: list[Any], idx: list[int], n: int) -> np.ndarray:
+    """One key's values at positions `idx` of an (N,) array typed as gymnasium types it (by the
+    value's type), or an object array when the values' types differ."""
+    first, kinds = values[0], {type(v) for v in values}
+    if key not in _WHOLE and len(kinds) == 1:
+        if kinds <= _SCALARS or isinstance(first, np.number):
+            arr = np.zeros(n, dtype=type(first))
+            arr[idx] = values
+            return arr
+        if isinstance(first, np.ndarray) and all(v.shape == first.shape for v in values):
+            arr = np.zeros((n, *first.shape), dtype=first.dtype)
+            arr[idx] = values
+            return arr
+    arr = np.full(n, None, dtype=object)
+    for i, v in zip(idx, values, strict=True):
         arr[i] = v
     return arr
