@@ -278,7 +278,8 @@ def run_gym_vector(spec: AppSpec, kind: str, steps: int, seed: int) -> float:
     return rate
 
 
-def batched_rows(spec: AppSpec, steps: int, seed: int, all_cores: set[int]) -> list[tuple[str, str]]:
+def batched_rows(spec: AppSpec, steps: int, seed: int,
+                 all_cores: set[int]) -> list[tuple[str, str]]:
     loop = run_loop(spec, steps, seed)
     rows = [("env steps/s, one PhoneEnv in a loop (baseline)", f"{loop:,.0f}")]
     for n in (1, 64, 1024):

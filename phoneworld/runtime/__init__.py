@@ -5,7 +5,8 @@ process, a gymnasium `VectorEnv`), `Simulator` (the in-process state machine), t
 protocol with `SimBackend`, `Obs`, `StepResult`, `SimSnapshot`, `Element`, `load_app`.
 Names load lazily, so `phoneworld.runtime.sim` (used by the compiler's fidelity pass) does not pull
 in gymnasium. Importing `phoneworld.runtime.env` registers the env with Gymnasium as
-`phoneworld/Phone-v0`: `gymnasium.make("phoneworld.runtime.env:phoneworld/Phone-v0", app=path)`.
+`phoneworld/Phone-v0`: `gymnasium.make("phoneworld.runtime.env:phoneworld/Phone-v0", app=path)`;
+`gymnasium.make_vec` of it, with `num_envs=N`, makes a `VectorPhoneEnv`.
 """
 
 from __future__ import annotations

@@ -183,8 +183,10 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
         if not isinstance(n, int) or n < 1:
             raise EnvError(f"fork(n) needs a number of envs of at least 1, got {n!r}")
         backend, snap = self._forkable(), self.snapshot()
-        rngs = ([None] * n if seed is None else
-                [np.random.Generator(np.random.PCG64(s)) for s in np.random.SeedSequence(seed).spawn(n)])
+        rngs: list[np.random.Generator | None] = [None] * n
+        if seed is not None:
+            rngs = [np.random.Generator(np.random.PCG64(s))
+                    for s in np.random.SeedSequence(seed).spawn(n)]
         forks = []
         for rng in rngs:
             twin = PhoneEnv(self.spec_app, backend=backend.fork(), **self._settings())
@@ -272,4 +274,5 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv")
+    gym.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv",
+                 vector_entry_point="phoneworld.runtime.vector:VectorPhoneEnv")

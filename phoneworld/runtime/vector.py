@@ -46,7 +46,8 @@ class VectorPhoneEnv(VectorEnv[Obs, Any, Any]):
     """N phone envs stepped together (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium API)
-        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": PhoneEnv.metadata["render_modes"],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_modes": PhoneEnv.metadata["render_modes"],
     }
 
     def __init__(
@@ -60,7 +61,8 @@ class VectorPhoneEnv(VectorEnv[Obs, Any, Any]):
             self.autoreset_mode = AutoresetMode(autoreset_mode)
         except ValueError:
             modes = ", ".join(repr(m.value) for m in AutoresetMode)
-            raise EnvError(f"autoreset_mode must be one of {modes}, got {autoreset_mode!r}") from None
+            raise EnvError(
+                f"autoreset_mode must be one of {modes}, got {autoreset_mode!r}") from None
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         first = self.envs[0]
         self.render_mode = first.render_mode
@@ -178,9 +180,9 @@ def _make_envs(app: AppSpec | str | Path | None, num_envs: int,
         out = list(envs)
         if not out:
             raise EnvError("VectorPhoneEnv(envs=...) needs at least one env")
-        first = out[0]
+        spaces = (out[0].observation_space, out[0].action_space)
         for i, e in enumerate(out):
-            if (e.observation_space, e.action_space) != (first.observation_space, first.action_space):
+            if (e.observation_space, e.action_space) != spaces:
                 raise EnvError(f"env {i}'s spaces differ from env 0's: a VectorPhoneEnv steps envs "
                                "of one app with the same settings (fork one env: fork(env, n))")
         return out

@@ -19,7 +19,7 @@ from gymnasium.vector import AutoresetMode
 
 from phoneworld.errors import EnvError
 from phoneworld.ir.app import AppSpec
-from phoneworld.runtime import PhoneEnv, VectorPhoneEnv
+from phoneworld.runtime import ENV_ID, PhoneEnv, VectorPhoneEnv
 from phoneworld.runtime.spaces import UnicodeText
 
 WAIT, DONE, BACK = {"type": "wait"}, {"type": "done"}, {"type": "back"}
@@ -133,6 +133,12 @@ def test_gymnasium_vector_wrappers_run_on_it(app: AppSpec) -> None:
     for _ in range(3):
         _, _, _, truncs, infos = vec.step([WAIT, WAIT])
     assert truncs.all() and infos["episode"]["l"].tolist() == [3, 3]
+
+
+def test_make_vec_builds_a_vector_phone_env(app: AppSpec) -> None:
+    vec = gym.make_vec(ENV_ID, num_envs=3, app=app, max_steps=5)
+    assert isinstance(vec, VectorPhoneEnv) and vec.num_envs == 3 and vec.envs[0].max_steps == 5
+    assert vec.reset(seed=0)[0]["screen"] == ["s00_list"] * 3
 
 
 def test_sub_envs_pass_check_env(app: AppSpec) -> None:
