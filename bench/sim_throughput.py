@@ -2,8 +2,9 @@
 screenshots, reset time, memory per env, and the speed-up over an emulator's 1.5 s/step; then
 batched envs: `VectorPhoneEnv` env steps/s at 1, 64 and 1,024 envs on one core (30-step episodes,
 autoreset) against a loop over one `PhoneEnv`, and gymnasium's `AsyncVectorEnv` of two `PhoneEnv`s
-(shared memory on, its default, and off) against `SyncVectorEnv` (its workers run on every core
-the process may use; the rest of the bench on the first one).
+(shared memory on, its default, and off) against `SyncVectorEnv`: these three run interleaved,
+best of 3, on every core the process may use (AsyncVectorEnv's workers are processes); the rest of
+the bench runs on the first one.
 
     .venv/bin/python bench/sim_throughput.py [path/to/app.json | app_dir] [--steps N] [--seed S]
 
@@ -222,7 +223,7 @@ def memory_per_env(spec: AppSpec, n: int = 1000) -> float:
 
 
 EPISODE = 30  # steps per episode in the batched-env rows
-REPEATS = 3  # the gymnasium vector rows are the best of this many runs (process start-up varies)
+REPEATS = 3  # the gymnasium vector rows: best of this many interleaved runs (the load varies)
 
 
 def run_loop(spec: AppSpec, steps: int, seed: int) -> float:
@@ -286,11 +287,13 @@ def batched_rows(spec: AppSpec, steps: int, seed: int,
         rate, build = run_vector(spec, n, max(steps, 4 * n), seed)
         rows.append((f"env steps/s, VectorPhoneEnv, {n:,} envs (build + reset {build:.2f} s)",
                      f"{rate:,.0f} ({rate / loop:.2f}x the loop)"))
-    sync = max(run_gym_vector(spec, "sync", steps // 4, seed) for _ in range(REPEATS))
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, all_cores)  # the workers' processes may use every core
-    shm = max(run_gym_vector(spec, "async_shm", steps // 4, seed) for _ in range(REPEATS))
-    pipe = max(run_gym_vector(spec, "async_pipe", steps // 4, seed) for _ in range(REPEATS))
+    best = dict.fromkeys(("sync", "async_shm", "async_pipe"), 0.0)
+    for _ in range(REPEATS):  # interleaved, so a change in the machine's load hits all three
+        for kind in best:
+            best[kind] = max(best[kind], run_gym_vector(spec, kind, steps // 4, seed))
+    sync, shm, pipe = best["sync"], best["async_shm"], best["async_pipe"]
     rows += [
         ("env steps/s, SyncVectorEnv, 2 PhoneEnvs", f"{sync:,.0f}"),
         ("env steps/s, AsyncVectorEnv, 2 PhoneEnvs, shared memory",
