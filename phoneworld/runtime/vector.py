@@ -211,12 +211,19 @@ def batch_infos(infos: Sequence[dict[str, Any] | None]) -> dict[str, Any]:
     `state` and `final_obs` (object arrays of the envs' values, see the module docstring)."""
     n, out = len(infos), {}
     have = [i for i, info in enumerate(infos) if info]
-    keys = dict.fromkeys(k for i in have for k in infos[i])  # type: ignore[union-attr]
+    first = infos[have[0]].keys() if have else {}.keys()  # type: ignore[union-attr]
+    uniform = len(have) == n and all(info.keys() == first for info in infos)  # type: ignore[union-attr]
+    keys = first if uniform else dict.fromkeys(k for i in have for k in infos[i])  # type: ignore[union-attr]
+    everyone = list(range(n))
     for key in keys:
-        idx = [i for i in have if key in infos[i]]  # type: ignore[operator]
-        values = [infos[i][key] for i in idx]  # type: ignore[index]
-        mask = np.zeros(n, dtype=np.bool_)
-        mask[idx] = True
+        if uniform:  # the common case: every env has every key
+            idx, values = everyone, [info[key] for info in infos]  # type: ignore[index]
+            mask = np.ones(n, dtype=np.bool_)
+        else:
+            idx = [i for i in have if key in infos[i]]  # type: ignore[operator]
+            values = [infos[i][key] for i in idx]  # type: ignore[index]
+            mask = np.zeros(n, dtype=np.bool_)
+            mask[idx] = True
         if key not in _WHOLE and all(isinstance(v, dict) for v in values):
             nested: list[dict[str, Any] | None] = [None] * n
             for i, v in zip(idx, values, strict=True):
