@@ -83,13 +83,29 @@ class UnicodeText(spaces.Text):
 UTF8_MAX = 4  # bytes per character, at most
 
 
+class TextSlots:
+    """The shared memory of one text space for n envs: a slot of UTF-8 bytes per env and the byte
+    count of each (multiprocessing arrays), with numpy views made once per process."""
+
+    def __init__(self, data: Any, lengths: Any, slot: int) -> None:
+        self.data, self.lengths, self.slot = data, lengths, slot
+        self._views: tuple[np.ndarray, np.ndarray] | None = None
+
+    def views(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._views is None:
+            self._views = (np.frombuffer(self.data.get_obj(), dtype=np.uint8),
+                           np.frombuffer(self.lengths.get_obj(), dtype=np.int64))
+        return self._views
+
+    def __getstate__(self) -> dict[str, Any]:  # a spawned worker makes its own views
+        return {**self.__dict__, "_views": None}
+
+
 class SharedTexts(Sequence[str]):
     """The texts of n envs in shared memory, decoded when read (see the module docstring)."""
 
-    def __init__(self, data: Any, lengths: Any, slot: int, n: int) -> None:
-        self._data = np.frombuffer(data.get_obj(), dtype=np.uint8)
-        self._lengths = np.frombuffer(lengths.get_obj(), dtype=np.int64)
-        self._slot, self._n = slot, n
+    def __init__(self, slots: TextSlots, n: int) -> None:
+        self._slots, self._n = slots, n
 
     def __len__(self) -> int:
         return self._n
@@ -104,8 +120,10 @@ class SharedTexts(Sequence[str]):
             return tuple(self[j] for j in range(*i.indices(self._n)))
         if not -self._n <= i < self._n:
             raise IndexError(i)
-        start = (i % self._n) * self._slot
-        return self._data[start:start + int(self._lengths[i])].tobytes().decode("utf-8")
+        i %= self._n
+        data, lengths = self._slots.views()
+        start = i * self._slots.slot
+        return data[start:start + int(lengths[i])].tobytes().decode("utf-8")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
         return tuple(self)
@@ -115,23 +133,24 @@ class SharedTexts(Sequence[str]):
 
 
 @gym_shm.create_shared_memory.register(UnicodeText)
-def _create(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> tuple[Any, Any]:
-    return ctx.Array("B", n * UTF8_MAX * space.max_length), ctx.Array("q", n)
+def _create(space: UnicodeText, n: int = 1, ctx: ModuleType = mp) -> TextSlots:
+    slot = UTF8_MAX * space.max_length
+    return TextSlots(ctx.Array("B", n * slot), ctx.Array("q", n), slot)
 
 
 @gym_shm.read_from_shared_memory.register(UnicodeText)
-def _read(space: UnicodeText, shared: tuple[Any, Any], n: int = 1) -> SharedTexts:
-    return SharedTexts(shared[0], shared[1], UTF8_MAX * space.max_length, n)
+def _read(space: UnicodeText, shared: TextSlots, n: int = 1) -> SharedTexts:
+    return SharedTexts(shared, n)
 
 
 @gym_shm.write_to_shared_memory.register(UnicodeText)
-def _write(space: UnicodeText, index: int, value: str, shared: tuple[Any, Any]) -> None:
+def _write(space: UnicodeText, index: int, value: str, shared: TextSlots) -> None:
     if not isinstance(value, str) or len(value) > space.max_length:
         got = f"{len(value):,} characters" if isinstance(value, str) else type(value).__name__
         raise EnvError(f"an observation text of {got} does not fit {space!r}; pass "
                        "shared_memory=False to AsyncVectorEnv for texts this long")
     raw = value.encode("utf-8")
-    slot = UTF8_MAX * space.max_length
-    data = np.frombuffer(shared[0].get_obj(), dtype=np.uint8)
-    data[index * slot:index * slot + len(raw)] = np.frombuffer(raw, dtype=np.uint8)
-    np.frombuffer(shared[1].get_obj(), dtype=np.int64)[index] = len(raw)
+    data, lengths = shared.views()
+    start = index * shared.slot
+    data[start:start + len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+    lengths[index] = len(raw)
