@@ -5,6 +5,7 @@ an app that crashes, a broken reset."""
 from __future__ import annotations
 
 import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,6 +18,7 @@ from phoneworld.errors import (
     DeviceTimeoutError,
     DumpError,
     EnvError,
+    InstallError,
 )
 from phoneworld.ir.trace import Click
 from phoneworld.runtime.env import PhoneEnv
@@ -129,7 +131,12 @@ def test_install_pushes_and_installs(lone: Served, tmp_path) -> None:  # type: i
     dev = lone.devices[0]
     dev.shell(f"pm uninstall {lone.spec.package}")
     apk = tmp_path / "app.apk"
-    apk.write_bytes(b"PK\x03\x04" + bytes(200_000))
+    apk.write_bytes(b"PK\x03\x04" + bytes(200_000))  # no APK: the device says so
+    with pytest.raises(InstallError, match="INSTALL_PARSE_FAILED_NOT_APK"):
+        lone.backend(0, apk=apk)
+    with zipfile.ZipFile(apk, "w") as z:  # the app's APK: its manifest names its package
+        z.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00" + lone.spec.package.encode("utf-16-le"))
+        z.writestr("classes.dex", bytes(200_000))
     backend = lone.backend(0, apk=apk)
     assert backend.installed() and dev.installed
     assert backend.reset().screen == lone.spec.start_screen

@@ -1,5 +1,7 @@
 """Virtual-device commands that manage the app: `am`, `pm`, `monkey`, `run-as`, `pidof`, and the
-table `ANDROID` of every Android command the virtual shell knows.
+table `ANDROID` of every Android command the virtual shell knows (each a function of the device,
+argv and stdin returning stdout and the exit status; one that keeps running raises
+`ports.StillRunning`).
 
 Only the served app is installed (plus a launcher that owns the home screen). Outputs follow
 Android's (`Broadcast completed: result=0`, `Success`, `run-as: unknown package: ...`), so clients
@@ -14,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from phoneworld.devices.protocol import LAUNCHER_CATEGORY, STATE_EXTRA, reset_action
 from phoneworld.devices.virtual import screen_cmds as sc
+from phoneworld.devices.virtual import system_cmds as sy
+from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
 from phoneworld.devices.virtual.device import norm_path
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
@@ -115,27 +119,83 @@ def cmd_monkey(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     return b"** No activities found to run, monkey aborted.\n", 251
 
 
+def apk_path(dev: VirtualDevice, package: str | None = None) -> str:
+    pkg = package or dev.package
+    if pkg == LAUNCHER_PACKAGE:
+        return f"/system/priv-app/Launcher3/Launcher3.apk"
+    return f"/data/app/{pkg}-1/base.apk"
+
+
+def _list_packages(dev: VirtualDevice, rest: list[str]) -> Out:
+    """`pm list packages [-f] [-3|-s] [-U] [FILTER]`: the launcher is a system app."""
+    flags = "".join(a[1:] for a in rest if a.startswith("-") and not a.startswith("--"))
+    words = [a for a in rest if not a.startswith("-")]
+    filt = words[1] if len(words) > 1 else ""
+    pkgs = ([] if "3" in flags else [LAUNCHER_PACKAGE]) + \
+        ([dev.package] if dev.installed and "s" not in flags else [])
+    out = []
+    for p in sorted(pkgs):
+        if filt not in p:
+            continue
+        line = f"package:{apk_path(dev, p)}={p}" if "f" in flags else f"package:{p}"
+        out.append(line + (" uid:10100" if "U" in flags else ""))
+    return "".join(o + "\n" for o in out).encode(), 0
+
+
+def _install(dev: VirtualDevice, path: str, flags: set[str]) -> Out:
+    """`pm install FILE`: a phoneworld APK of the served app installs it again; any other APK is
+    another app, which this single-app device cannot run (it says so instead of faking it)."""
+    apk = dev.files.get(norm_path(path)) if path else None
+    if apk is None:
+        return f"Failure [INSTALL_FAILED_INVALID_URI: no file {path or '(none)'}]\n".encode(), 1
+    package = apk_package(apk, dev.package)
+    if package is None:
+        return f"Failure [INSTALL_PARSE_FAILED_NOT_APK: {path} is not an APK (no " \
+               "AndroidManifest.xml in a zip)]\n".encode(), 1
+    if package != dev.package:
+        return f"Failure [INSTALL_FAILED_INVALID_APK: this phoneworld virtual device serves only " \
+               f"{dev.package}; {path} is another app: serve its own build with `phoneworld " \
+               "device serve`]\n".encode(), 1
+    if dev.installed and "-r" not in flags:
+        return f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without " \
+               "first uninstalling.]\n".encode(), 1
+    dev.stop_app()
+    dev.installed = True
+    logger.info("virtual device %s: %s installed from %s", dev.serial, package, path)
+    return b"Success\n", 0
+
+
+def apk_package(apk: bytes, known: str) -> str | None:
+    """The package an APK declares: `known` when its binary manifest names it, "" for another
+    app's APK, None when `apk` is no APK at all. (A binary manifest keeps its strings UTF-16LE in
+    its string pool; matching the served package there is enough for a single-app device.)"""
+    import io
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(apk)) as z:
+            manifest = z.read("AndroidManifest.xml")
+    except (zipfile.BadZipFile, KeyError, OSError):
+        return None
+    return known if known.encode("utf-16-le") in manifest or known.encode() in manifest else ""
+
+
 def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     sub, rest = (args[1] if len(args) > 1 else ""), args[2:]
     words = [a for a in rest if not a.startswith("-")]
     target = words[-1] if words else ""
     mine = target == dev.package and dev.installed
     if sub == "list" and words[:1] == ["packages"]:
-        pkgs = [LAUNCHER_PACKAGE] + ([dev.package] if dev.installed else [])
-        filt = words[1] if len(words) > 1 else ""
-        return "".join(f"package:{p}\n" for p in sorted(pkgs) if filt in p).encode(), 0
+        return _list_packages(dev, rest)
     if sub == "path":
-        return (f"package:/data/app/{dev.package}-1/base.apk\n".encode(), 0) if mine else (b"", 1)
+        return (f"package:{apk_path(dev)}\n".encode(), 0) if mine else (b"", 1)
     if sub == "clear":
         if not mine:
             return b"Failed\n", 1
         dev.clear_data()
         return b"Success\n", 0
     if sub == "install":
-        if norm_path(target) not in dev.files:
-            return b"Failure [INSTALL_FAILED_INVALID_URI]\n", 1
-        dev.installed = True
-        return b"Success\n", 0
+        return _install(dev, target, {a for a in rest if a.startswith("-")})
     if sub == "uninstall":
         if not mine:
             return b"Failure [DELETE_FAILED_INTERNAL_ERROR]\n", 1
@@ -178,6 +238,8 @@ ANDROID = {
     if args[1:2] == ["package"] else (b"cmd: unknown service\n", 1),
     "monkey": cmd_monkey, "run-as": cmd_run_as, "pidof": cmd_pidof,
     "input": sc.cmd_input, "uiautomator": sc.cmd_uiautomator, "screencap": sc.cmd_screencap,
-    "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": sc.cmd_dumpsys,
-    "settings": lambda dev, args, data: (b"null\n", 0),
+    "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": cmd_dumpsys,
+    "settings": sy.cmd_settings, "ime": sy.cmd_ime, "logcat": sy.cmd_logcat,
+    "getevent": sy.cmd_getevent, "app_process": sy.cmd_app_process, "ifconfig": sy.cmd_ifconfig,
+    "ip": sy.cmd_ip,
 }
