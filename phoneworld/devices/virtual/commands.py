@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from phoneworld.devices.protocol import LAUNCHER_CATEGORY, STATE_EXTRA, reset_action
+from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual import screen_cmds as sc
 from phoneworld.devices.virtual import system_cmds as sy
 from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 Out = tuple[bytes, int]
+# helper apps harnesses install, played by the device: package -> what (un)installing it updates
+HELPERS = {droidbot_server.PACKAGE: droidbot_server.sync}
 # `am` intent options that take one value (two for the typed extras)
 _ONE = {"-a", "-c", "-d", "-t", "-f", "-p", "-n", "-e", "--user", "--receiver-permission",
         "-i", "--attribute", "--display", "--windowingMode", "--activityType", "-P", "--start-profiler",
@@ -132,7 +135,8 @@ def _list_packages(dev: VirtualDevice, rest: list[str]) -> Out:
     words = [a for a in rest if not a.startswith("-")]
     filt = words[1] if len(words) > 1 else ""
     pkgs = ([] if "3" in flags else [LAUNCHER_PACKAGE]) + \
-        ([dev.package] if dev.installed and "s" not in flags else [])
+        ([dev.package] if dev.installed and "s" not in flags else []) + \
+        ([] if "s" in flags else sorted(dev.helpers))
     out = []
     for p in sorted(pkgs):
         if filt not in p:
@@ -148,10 +152,14 @@ def _install(dev: VirtualDevice, path: str, flags: set[str]) -> Out:
     apk = dev.files.get(norm_path(path)) if path else None
     if apk is None:
         return f"Failure [INSTALL_FAILED_INVALID_URI: no file {path or '(none)'}]\n".encode(), 1
-    package = apk_package(apk, dev.package)
+    package = apk_package(apk, (dev.package, *HELPERS))
     if package is None:
         return f"Failure [INSTALL_PARSE_FAILED_NOT_APK: {path} is not an APK (no " \
                "AndroidManifest.xml in a zip)]\n".encode(), 1
+    if package in HELPERS:  # a harness's helper app: the device answers its protocol itself
+        dev.helpers.add(package)
+        HELPERS[package](dev)
+        return b"Success\n", 0
     if package != dev.package:
         return f"Failure [INSTALL_FAILED_INVALID_APK: this phoneworld virtual device serves only " \
                f"{dev.package}; {path} is another app: serve its own build with `phoneworld " \
@@ -165,10 +173,10 @@ def _install(dev: VirtualDevice, path: str, flags: set[str]) -> Out:
     return b"Success\n", 0
 
 
-def apk_package(apk: bytes, known: str) -> str | None:
-    """The package an APK declares: `known` when its binary manifest names it, "" for another
+def apk_package(apk: bytes, known: tuple[str, ...]) -> str | None:
+    """The package an APK declares: the one of `known` its binary manifest names, "" for another
     app's APK, None when `apk` is no APK at all. (A binary manifest keeps its strings UTF-16LE in
-    its string pool; matching the served package there is enough for a single-app device.)"""
+    its string pool; matching the packages this device knows there is enough.)"""
     import io
     import zipfile
 
@@ -177,7 +185,8 @@ def apk_package(apk: bytes, known: str) -> str | None:
             manifest = z.read("AndroidManifest.xml")
     except (zipfile.BadZipFile, KeyError, OSError):
         return None
-    return known if known.encode("utf-16-le") in manifest or known.encode() in manifest else ""
+    return next((k for k in known if k.encode("utf-16-le") in manifest or k.encode() in manifest),
+                "")
 
 
 def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
@@ -188,6 +197,8 @@ def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if sub == "list" and words[:1] == ["packages"]:
         return _list_packages(dev, rest)
     if sub == "path":
+        if target in dev.helpers:
+            return f"package:{apk_path(dev, target)}\n".encode(), 0
         return (f"package:{apk_path(dev)}\n".encode(), 0) if mine else (b"", 1)
     if sub == "clear":
         if not mine:
@@ -196,6 +207,10 @@ def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
         return b"Success\n", 0
     if sub == "install":
         return _install(dev, target, {a for a in rest if a.startswith("-")})
+    if sub == "uninstall" and target in dev.helpers:
+        dev.helpers.discard(target)
+        HELPERS[target](dev)
+        return b"Success\n", 0
     if sub == "uninstall":
         if not mine:
             return b"Failure [DELETE_FAILED_INTERNAL_ERROR]\n", 1

@@ -80,6 +80,8 @@ class VirtualDevice:
         self.serial = ""  # set by the server: "127.0.0.1:PORT"
         self.sockets: dict[str, Any] = {}  # device-side servers by socket name (`virtual.ports`)
         self.reverses: dict[str, str] = {}  # `adb reverse`: device socket -> host socket
+        self.helpers: set[str] = set()  # helper apps installed that the device plays itself
+        self.services: dict[str, Any] = {}  # running helper services: component -> stop
         self.root = False  # `adb root` switched adbd to root
         self.clipboard = ""  # what a helper app (uiautomator2's server) set and pastes
         self.ime = "com.android.inputmethod.latin/.LatinIME"  # `ime set`

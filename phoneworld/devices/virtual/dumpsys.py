@@ -191,16 +191,18 @@ def _top(dev: VirtualDevice) -> str:
 
 
 def _services(dev: VirtualDevice) -> str:
+    """Running services: those of the helper apps the device plays (DroidBot's)."""
     lines = ["ACTIVITY MANAGER SERVICES (dumpsys activity services)"]
-    running = [name for name in dev.sockets]
-    if not running:
+    if not dev.services:
         return "\n".join(lines + ["  (nothing)"]) + "\n"
     lines.append("  User 0 active services:")
-    for name in running:
-        lines += [f"  * ServiceRecord{{4e5f6a u0 {dev.package}/.DeviceServer}}",
-                  f"    intent={{cmp={dev.package}/.DeviceServer}}",
-                  f"    app=ProcessRecord{{1a2b {dev.pid or 0}:{dev.package}/u0a100}}",
-                  f"    listens on {name}"]
+    for i, comp in enumerate(sorted(dev.services)):
+        pkg = comp.split("/")[0]
+        lines += [f"  * ServiceRecord{{{0x4e5f6a + i:x} u0 {_short(comp)}}}",
+                  f"    intent={{act=android.accessibilityservice.AccessibilityService "
+                  f"cmp={_short(comp)}}}",
+                  f"    packageName={pkg}", f"    processName={pkg}",
+                  f"    app=ProcessRecord{{1a2b {5100 + i}:{pkg}/u0a{101 + i}}}"]
     return "\n".join(lines) + "\n"
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual.device import norm_path
 from phoneworld.devices.virtual.ports import StillRunning, listen
 
@@ -49,6 +50,7 @@ def cmd_settings(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if rest[0] == "secure" and key == "default_input_method":
         dev.ime = value
     space[key] = value
+    droidbot_server.sync(dev)  # enabled_accessibility_services may start or stop its service
     return b"", 0
 
 
