@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import adbutils
 import pytest
+
+from phoneworld.devices.virtual.server import RESTART_DELAY
 
 from .conftest import Phone, Reference
 from .scenario import ADD, NOTE, SAVE, TITLE, app_state, assert_dump, assert_note_added, \
@@ -72,14 +75,25 @@ def test_app_start_and_current(d: Any, phone: Phone) -> None:
     assert d.app_current().package == "com.android.launcher3"
 
 
-def test_forward_reverse_root(d: Any) -> None:
+def _restarted(phone: Phone) -> None:
+    """Wait for adbd's restart after `root`/`unroot`: the connection drops, adb reconnects."""
+    time.sleep(RESTART_DELAY + 0.3)
+    phone.adb.run("-s", phone.serial, "wait-for-device", timeout=15)
+
+
+def test_forward_reverse_root(d: Any, phone: Phone) -> None:
     d.reverse("tcp:12345", "tcp:23456")
     assert [(r.remote, r.local) for r in d.reverse_list()] == [("tcp:12345", "tcp:23456")]
     d.reverse_remove_all()
     assert d.reverse_list() == []
-    assert d.root() in ("restarting adbd as root\n", "adbd is already running as root\n")
     with pytest.raises(adbutils.AdbError):  # nothing listens on that device port
         d.create_connection(adbutils.Network.TCP, 9999)
+    assert d.root() == "restarting adbd as root\n"
+    _restarted(phone)
+    assert d.root() == "adbd is already running as root\n"
+    phone.shell("true")
+    assert "restarting" in phone.adb.run("-s", phone.serial, "unroot")
+    _restarted(phone)
 
 
 def test_add_note_episode(d: Any, phone: Phone, ref: Reference) -> None:
