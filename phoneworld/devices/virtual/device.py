@@ -85,7 +85,8 @@ class VirtualDevice:
         self.root = False  # `adb root` switched adbd to root
         self.clipboard = ""  # what a helper app (uiautomator2's server) set and pastes
         self.ime = "com.android.inputmethod.latin/.LatinIME"  # `ime set`
-        self.log: list[str] = []  # logcat lines, threadtime format (`logcat`)
+        self.log: list[str] = []  # logcat lines, threadtime format (`logcat`), the last MAX_LOG
+        self.log_count = 0  # lines ever logged (a following `logcat` reads from its count)
         self.settings: dict[str, dict[str, str]] = {}  # `settings put NAMESPACE KEY VALUE`
         dev = spec.device
         # a screen of another size than the app was recorded on: views and touches are scaled
@@ -122,6 +123,7 @@ class VirtualDevice:
         stamp = time.strftime("%m-%d %H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
         p = pid or 1200  # system_server's pid when the app's own is not the writer
         self.log.append(f"{stamp} {p:5d} {p:5d} {level} {tag:<8}: {message}")
+        self.log_count += 1
         del self.log[:-MAX_LOG]
 
     @property

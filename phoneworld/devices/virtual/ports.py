@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_REQUEST = 8 * 1024 * 1024
+FOLLOW_S = 0.1
 
 
 class Stream(Protocol):
@@ -43,12 +44,15 @@ Handler = Callable[[Stream], Awaitable[None]]
 class StillRunning(Exception):
     """Raised by a command that keeps running after it printed `output` (a server process, `logcat`
     without `-d`): its `adb shell` stream stays open until the host closes it, and then `stop`
-    (if any) runs, as when the process is killed."""
+    (if any) runs, as when the process is killed. `more`, if given, is asked every `FOLLOW_S`
+    for what the process prints next (b"" for nothing yet)."""
 
-    def __init__(self, output: bytes = b"", stop: Callable[[], None] | None = None) -> None:
+    def __init__(self, output: bytes = b"", stop: Callable[[], None] | None = None,
+                 more: Callable[[], bytes] | None = None) -> None:
         super().__init__("the command keeps running")
         self.output = output
         self.stop = stop
+        self.more = more
 
 
 def socket_name(spec: str) -> str:

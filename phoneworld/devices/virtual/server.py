@@ -27,7 +27,7 @@ from typing import Any
 
 from phoneworld.devices import wire
 from phoneworld.devices.virtual.device import VirtualDevice
-from phoneworld.devices.virtual.ports import StillRunning, socket_name
+from phoneworld.devices.virtual.ports import FOLLOW_S, StillRunning, socket_name
 from phoneworld.devices.virtual.screen_cmds import framebuffer
 from phoneworld.devices.virtual.sync import serve_sync
 from phoneworld.errors import DeviceError
@@ -263,7 +263,14 @@ class _Connection:
             while not stream.closed:
                 stream.more.clear()
                 stream.buf.clear()
-                await stream.more.wait()
+                if running.more is None:
+                    await stream.more.wait()
+                    continue
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stream.more.wait(), FOLLOW_S)
+                out = await asyncio.get_running_loop().run_in_executor(None, running.more)
+                if out and not stream.closed:
+                    await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
         finally:
             if running.stop is not None:
                 running.stop()

@@ -2,8 +2,8 @@
 `getevent`, `app_process` (the helper servers harnesses start), `ifconfig` and `ip`.
 
 `logcat` prints the device's log (`VirtualDevice.log`, threadtime format: app starts, stops,
-crashes, screens shown); `-d` dumps and exits, without it the command keeps running, as logcat
-does. `app_process / com.wetest.uia2.Main -p PORT` (uiautomator2's server, from the `u2.jar` the
+crashes); `-d` dumps and exits, without it the command keeps running and prints new lines as
+they come, as logcat does. `app_process / com.wetest.uia2.Main -p PORT` (uiautomator2's server, from the `u2.jar` the
 client pushed to /data/local/tmp) is answered by the device itself (`virtual.u2_server`) until the
 host closes its stream.
 """
@@ -88,12 +88,20 @@ def cmd_logcat(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     tags = [a.split(":")[0] for a in args[1:] if ":" in a and not a.startswith("-")]
     if "-s" in args:
         tags += [a for a in args[args.index("-s") + 1:] if not a.startswith("-") and ":" not in a]
-    if tags and "*" not in tags:
-        lines = [ln for ln in lines if _tag(ln) in tags]
-    out = "--------- beginning of main\n" + "".join(ln + "\n" for ln in lines)
+    keep = (lambda ln: _tag(ln) in tags) if tags and "*" not in tags else (lambda ln: True)
+    out = "--------- beginning of main\n" + "".join(ln + "\n" for ln in lines if keep(ln))
     if "-d" in args or "-t" in args:
         return out.encode(), 0
-    raise StillRunning(out.encode())
+    seen = dev.log_count
+
+    def more() -> bytes:  # the lines logged since, as `logcat` prints them while it runs
+        nonlocal seen
+        with dev.lock:
+            new = dev.log[len(dev.log) - min(dev.log_count - seen, len(dev.log)):]
+            seen = dev.log_count
+        return "".join(ln + "\n" for ln in new if keep(ln)).encode()
+
+    raise StillRunning(out.encode(), more=more)
 
 
 _THREADTIME = re.compile(r"^\S+ \S+\s+\d+\s+\d+ [VDIWEF] (.*?)\s*: ")
