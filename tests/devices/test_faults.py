@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 import pytest
 
+from phoneworld.devices.protocol import SPEC_ASSET
+from phoneworld.emit import dumps
 from phoneworld.errors import (
     AppCrashedError,
     DeviceError,
@@ -134,9 +136,10 @@ def test_install_pushes_and_installs(lone: Served, tmp_path) -> None:  # type: i
     apk.write_bytes(b"PK\x03\x04" + bytes(200_000))  # no APK: the device says so
     with pytest.raises(InstallError, match="INSTALL_PARSE_FAILED_NOT_APK"):
         lone.backend(0, apk=apk)
-    with zipfile.ZipFile(apk, "w") as z:  # the app's APK: its manifest names its package
+    with zipfile.ZipFile(apk, "w") as z:  # a phoneworld APK: it carries its app spec
         z.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00" + lone.spec.package.encode("utf-16-le"))
         z.writestr("classes.dex", bytes(200_000))
+        z.writestr(SPEC_ASSET, dumps(lone.spec))
     backend = lone.backend(0, apk=apk)
     assert backend.installed() and dev.installed
     assert backend.reset().screen == lone.spec.start_screen

@@ -19,10 +19,12 @@ import numpy as np
 import pytest
 
 from phoneworld.devices import wire
+from phoneworld.devices.protocol import SPEC_ASSET
 from phoneworld.devices.virtual import DeviceServer, VirtualDevice
 from phoneworld.devices.virtual.ports import StillRunning
 from phoneworld.devices.virtual.screen_cmds import screen_image
 from phoneworld.devices.virtual.server import RESTART_DELAY
+from phoneworld.emit import dumps
 from phoneworld.ir.app import AppSpec
 
 from .conftest import Served, serve
@@ -38,6 +40,18 @@ def server(example_spec: AppSpec) -> Iterator[DeviceServer]:
 @pytest.fixture
 def dev(example_spec: AppSpec) -> VirtualDevice:
     return VirtualDevice(example_spec)
+
+
+@pytest.fixture(scope="module")
+def messages_spec(tmp_path_factory: pytest.TempPathFactory) -> AppSpec:
+    """The bundled messages app (a second app to install)."""
+    from phoneworld.pipeline import BuildConfig, build
+
+    from ..conftest import MESSAGES
+
+    out = tmp_path_factory.mktemp("messages")
+    return build(BuildConfig(traces=MESSAGES, out=out, html=False, android=False,
+                             tasks=False)).apps[0].spec
 
 
 def out(dev: VirtualDevice, line: str) -> str:
@@ -217,27 +231,51 @@ def test_pm_list_packages_flags(dev: VirtualDevice) -> None:
     assert out(dev, "pm list packages notes") == "package:com.example.notes\n"
 
 
-def _apk(package: str) -> bytes:
+def _apk(package: str, spec: AppSpec | None = None) -> bytes:
+    """An APK naming `package` in its manifest; a phoneworld one when it carries `spec`."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         z.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00" + package.encode("utf-16-le"))
         z.writestr("classes.dex", b"dex\n035\x00")
+        if spec is not None:
+            z.writestr(SPEC_ASSET, dumps(spec))
     return buf.getvalue()
 
 
-def test_pm_install_installs_the_app_or_says_why_not(dev: VirtualDevice) -> None:
+def test_pm_install_refuses_what_it_cannot_run(dev: VirtualDevice) -> None:
     assert "INSTALL_FAILED_INVALID_URI" in out(dev, "pm install /data/local/tmp/none.apk")
     dev.files["/data/local/tmp/junk.apk"] = b"not a zip"
     assert "INSTALL_PARSE_FAILED_NOT_APK" in out(dev, "pm install /data/local/tmp/junk.apk")
     dev.files["/data/local/tmp/other.apk"] = _apk("org.other.app")
     got = dev.shell("pm install -r /data/local/tmp/other.apk")
-    assert got.code == 1 and b"serves only com.example.notes" in got.output
-    dev.files["/data/local/tmp/notes.apk"] = _apk("com.example.notes")
+    assert got.code == 1 and b"not a phoneworld APK" in got.output
+    broken = io.BytesIO()
+    with zipfile.ZipFile(broken, "w") as z:
+        z.writestr("AndroidManifest.xml", b"")
+        z.writestr(SPEC_ASSET, b'{"format": "phoneworld-app/1"}')
+    dev.files["/data/local/tmp/bad.apk"] = broken.getvalue()
+    assert "is not a valid app spec" in out(dev, "pm install /data/local/tmp/bad.apk")
+    assert dev.installed and dev.package == "com.example.notes"
+
+
+def test_pm_install_of_a_phoneworld_apk_installs_its_app(dev: VirtualDevice,
+                                                        messages_spec: AppSpec) -> None:
+    from phoneworld.runtime.sim import Simulator
+
+    dev.files["/data/local/tmp/notes.apk"] = _apk("com.example.notes", dev.spec)
     assert "INSTALL_FAILED_ALREADY_EXISTS" in out(dev, "pm install /data/local/tmp/notes.apk")
     assert out(dev, "pm uninstall com.example.notes") == "Success\n"
     assert out(dev, "pm list packages -3") == ""
     assert out(dev, "pm install /data/local/tmp/notes.apk") == "Success\n"
     assert out(dev, "pm list packages -3") == "package:com.example.notes\n"
+    # another phoneworld app's APK: the device serves that app from now on
+    dev.files["/data/local/tmp/messages.apk"] = _apk(messages_spec.package, messages_spec)
+    assert out(dev, "pm install -r /data/local/tmp/messages.apk") == "Success\n"
+    assert out(dev, "pm list packages -3") == f"package:{messages_spec.package}\n"
+    assert dev.focus().startswith("com.android.launcher3/")
+    dev.shell(f"monkey -p {messages_spec.package} -c android.intent.category.LAUNCHER 1")
+    sim = Simulator(messages_spec)
+    assert dev.dump_xml() == sim.xml()
 
 
 # ----------------------------------------------------------------------------- system commands

@@ -14,13 +14,14 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
-from phoneworld.devices.protocol import LAUNCHER_CATEGORY, STATE_EXTRA, reset_action
+from phoneworld.devices.protocol import LAUNCHER_CATEGORY, SPEC_ASSET, STATE_EXTRA, reset_action
 from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual import screen_cmds as sc
 from phoneworld.devices.virtual import system_cmds as sy
 from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
 from phoneworld.devices.virtual.device import norm_path
 from phoneworld.errors import PhoneworldError
+from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
 
 if TYPE_CHECKING:
@@ -147,46 +148,57 @@ def _list_packages(dev: VirtualDevice, rest: list[str]) -> Out:
 
 
 def _install(dev: VirtualDevice, path: str, flags: set[str]) -> Out:
-    """`pm install FILE`: a phoneworld APK of the served app installs it again; any other APK is
-    another app, which this single-app device cannot run (it says so instead of faking it)."""
+    """`pm install FILE`: a phoneworld APK (one carrying its app spec) installs that app: the
+    served app again, or another app, which this one-app device then serves instead; a helper
+    app a harness brings installs as the helper the device plays; any other APK is refused."""
     apk = dev.files.get(norm_path(path)) if path else None
     if apk is None:
         return f"Failure [INSTALL_FAILED_INVALID_URI: no file {path or '(none)'}]\n".encode(), 1
-    package = apk_package(apk, (dev.package, *HELPERS))
-    if package is None:
-        return f"Failure [INSTALL_PARSE_FAILED_NOT_APK: {path} is not an APK (no " \
-               "AndroidManifest.xml in a zip)]\n".encode(), 1
+    try:
+        package, spec = read_apk(apk, (dev.package, *HELPERS))
+    except ValueError as exc:
+        return f"Failure [INSTALL_PARSE_FAILED_NOT_APK: {path}: {exc}]\n".encode(), 1
     if package in HELPERS:  # a harness's helper app: the device answers its protocol itself
         dev.helpers.add(package)
         HELPERS[package](dev)
         return b"Success\n", 0
-    if package != dev.package:
-        return f"Failure [INSTALL_FAILED_INVALID_APK: this phoneworld virtual device serves only " \
-               f"{dev.package}; {path} is another app: serve its own build with `phoneworld " \
-               "device serve`]\n".encode(), 1
-    if dev.installed and "-r" not in flags:
-        return f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {package} without " \
-               "first uninstalling.]\n".encode(), 1
-    dev.stop_app()
-    dev.installed = True
-    logger.info("virtual device %s: %s installed from %s", dev.serial, package, path)
+    if spec is None:
+        return f"Failure [INSTALL_FAILED_INVALID_APK: {path} is not a phoneworld APK (no " \
+               f"{SPEC_ASSET}); this virtual device runs only compiled phoneworld apps]\n" \
+               .encode(), 1
+    if spec.package == dev.package and dev.installed and "-r" not in flags:
+        return f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {spec.package} " \
+               "without first uninstalling.]\n".encode(), 1
+    dev.install_app(spec)
+    logger.info("virtual device %s: %s installed from %s", dev.serial, spec.package, path)
     return b"Success\n", 0
 
 
-def apk_package(apk: bytes, known: tuple[str, ...]) -> str | None:
-    """The package an APK declares: the one of `known` its binary manifest names, "" for another
-    app's APK, None when `apk` is no APK at all. (A binary manifest keeps its strings UTF-16LE in
-    its string pool; matching the packages this device knows there is enough.)"""
+def read_apk(apk: bytes, known: tuple[str, ...]) -> tuple[str, AppSpec | None]:
+    """The package of an APK among `known` ("" for none: its binary manifest keeps strings
+    UTF-16LE in its string pool, where a known name is enough to spot), and the app spec a
+    phoneworld APK carries. Raises ValueError for a file that is no APK."""
     import io
     import zipfile
+
+    from pydantic import ValidationError
 
     try:
         with zipfile.ZipFile(io.BytesIO(apk)) as z:
             manifest = z.read("AndroidManifest.xml")
-    except (zipfile.BadZipFile, KeyError, OSError):
-        return None
-    return next((k for k in known if k.encode("utf-16-le") in manifest or k.encode() in manifest),
-                "")
+            raw = z.read(SPEC_ASSET) if SPEC_ASSET in z.namelist() else None
+    except (zipfile.BadZipFile, KeyError, OSError) as exc:
+        raise ValueError("not an APK (no AndroidManifest.xml in a zip)") from exc
+    package = next((k for k in known if k.encode("utf-16-le") in manifest or k.encode() in manifest),
+                   "")
+    if raw is None:
+        return package, None
+    try:
+        spec = AppSpec.model_validate_json(raw)
+    except ValidationError as exc:
+        raise ValueError(f"its {SPEC_ASSET} is not a valid app spec: {exc.errors()[0]['msg']}") \
+            from exc
+    return spec.package, spec
 
 
 def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:

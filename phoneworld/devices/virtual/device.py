@@ -189,6 +189,16 @@ class VirtualDevice:
         else:
             self.sim.set_position(LAUNCHER, state)
 
+    def install_app(self, spec: AppSpec) -> None:
+        """`pm install` of a phoneworld APK: this device now serves `spec` (installed, not
+        running, its state initial; the screen keeps its size, the app is scaled to it)."""
+        self.stop_app()
+        self.spec, self.package, self.sim = spec, spec.package, Simulator(spec)
+        self.installed = True
+        app = spec.device
+        self.fx, self.fy = self.width / app.width, self.height / app.height
+        self.sim.set_position(LAUNCHER, None)
+
     def clear_data(self) -> None:
         """`pm clear`: stop the app and reset its data to the initial state."""
         self.stop_app()
