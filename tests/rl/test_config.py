@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rl.config import ConfigError, JudgeConfig, load_config
-from rl.grpo_config import GRPOConfig
-from rl.sft_config import SFTConfig
+from phoneworld.rl.config import ConfigError, JudgeConfig, load_config
+from phoneworld.rl.grpo_config import GRPOConfig
+from phoneworld.rl.sft_config import SFTConfig
 
 
 def test_yaml_with_nested_sections_and_overrides(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_judge_key_stays_in_the_environment(monkeypatch: pytest.MonkeyPatch,
     cfg = JudgeConfig(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="MY_JUDGE_KEY")
     assert cfg.resolved()[2] == "sk-secret-123"
     assert "sk-secret" not in repr(cfg) and "sk-secret" not in str(cfg)
-    from rl.judge import RubricJudge
+    from phoneworld.rl.judge import RubricJudge
 
     with caplog.at_level(logging.DEBUG):
         RubricJudge(cfg)
