@@ -332,16 +332,6 @@ def test_a_held_touch_is_a_long_press(example_spec: AppSpec) -> None:
     assert dev.sim.xml() == sim.xml() and dev.sim.state == sim.state
 
 
-def test_commands_all_take_the_android_signature() -> None:
-    from phoneworld.devices.virtual.commands import ANDROID
-
-    for name in ("settings", "ime", "logcat", "getevent", "app_process", "ifconfig", "ip",
-                 "dumpsys", "wm", "pm"):
-        assert callable(ANDROID[name]), name
-
-
-
-
 def test_logcat_follows_new_lines(lone: Served) -> None:
     """`logcat` (no -d) keeps running and prints what is logged after it started."""
     s = lone.serials[0]
