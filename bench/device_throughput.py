@@ -3,6 +3,13 @@
 devices (one worker thread each). Same app, same random policy, same episodes.
 
     .venv/bin/python bench/device_throughput.py [app_dir] [--episodes N] [--steps N] [--json]
+        [--before FILE]
+
+The device's shell is mksh in a sandbox (`virtual.sandbox`), with the fast path of
+`virtual.shell` for the lines the adb backend sends at every step; `adb_1_real_shell` is the same
+device with the fast path off (every line through mksh, every Android command through its script
+and the device's socket). `--before FILE` reads the `--json` output of a run at an older commit
+(bench/results/device_throughput_before.json: the hand-written shell) and prints after/before.
 
 Without an app folder it builds the example app from examples/traces. Needs `adb` on PATH. The
 virtual devices run in this process (an asyncio thread), so the adb figures include the device's
@@ -71,6 +78,7 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=40)
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--before", type=Path, help="--json output of a run at an older commit")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     app_dir = args.app or _example_app()
@@ -87,23 +95,48 @@ def main() -> None:
         out["adb_fleet_4"] = _fleet(slots, args.episodes, args.steps)
         for s in server.serials:
             adb.disconnect(s)
+        real = VirtualDevice(spec)
+        real.fast = False
+        with DeviceServer([real]) as one:
+            adb.connect(one.serials[0])
+            make = env_factory(one.serials[0], None, app_dir, adb.port, max_steps=args.steps)
+            out["adb_1_real_shell"] = _one(make, max(1, args.episodes // 4), args.steps)
+            adb.disconnect(one.serials[0])
+        real.close()
     sim = out["sim"]["steps_per_s"]
     out["sim_over_adb_1"] = round(sim / out["adb_1"]["steps_per_s"], 1)
     out["sim_over_adb_fleet_4"] = round(sim / out["adb_fleet_4"]["steps_per_s"], 1)
     out["adb_1_over_emulator"] = round(out["adb_1"]["steps_per_s"] * EMULATOR_S_PER_STEP, 1)
+    out["real_shell_over_fast_path"] = round(
+        out["adb_1_real_shell"]["steps_per_s"] / out["adb_1"]["steps_per_s"], 3)
+    if args.before is not None:
+        before = json.loads(args.before.read_text())
+        out["before"] = {k: before[k]["steps_per_s"] for k in ("adb_1", "adb_fleet_4")}
+        out["after_over_before_adb_1"] = round(
+            out["adb_1"]["steps_per_s"] / before["adb_1"]["steps_per_s"], 3)
+        out["after_over_before_adb_fleet_4"] = round(
+            out["adb_fleet_4"]["steps_per_s"] / before["adb_fleet_4"]["steps_per_s"], 3)
     if args.json:
         print(json.dumps(out))
         return
     print(f"{spec.package}: {args.episodes} episodes x {args.steps} steps, random policy, "
           f"{out['cpus']} CPUs")
     for key, name in (("sim", "simulator (in process)"), ("adb_1", "1 virtual device over adb"),
-                      ("adb_fleet_4", "fleet of 4 virtual devices")):
+                      ("adb_fleet_4", "fleet of 4 virtual devices"),
+                      ("adb_1_real_shell", "1 device, no fast path")):
         r = out[key]
         print(f"  {name:<28} {r['steps_per_s']:>8.1f} steps/s  ({r['steps']} steps in "
               f"{r['seconds']:.2f} s)")
     print(f"  simulator / adb: {out['sim_over_adb_1']}x (1 device), "
           f"{out['sim_over_adb_fleet_4']}x (fleet of 4); one virtual device over adb is "
           f"{out['adb_1_over_emulator']}x an emulator's 1.5 s/step")
+    print(f"  every line through the sandboxed mksh: {out['real_shell_over_fast_path']}x the "
+          "steps/s of the fast path")
+    if "before" in out:
+        print(f"  after / before (hand-written shell, {args.before}): "
+              f"{out['after_over_before_adb_1']}x (1 device, before "
+              f"{out['before']['adb_1']} steps/s), {out['after_over_before_adb_fleet_4']}x "
+              f"(fleet of 4, before {out['before']['adb_fleet_4']} steps/s)")
 
 
 if __name__ == "__main__":

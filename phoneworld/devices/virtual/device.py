@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import shutil
 import tempfile
 import threading
@@ -36,6 +37,7 @@ from phoneworld.runtime.sim import Simulator
 logger = logging.getLogger(__name__)
 
 LAUNCHER_COMPONENT = f"{LAUNCHER_PACKAGE}/{LAUNCHER_PACKAGE}.Launcher"
+_MEMORY_DIR = "/dev/shm"  # a device's temporary folder is in memory (a dump per step is written)
 DOUBLE_TAP_S = 0.3  # Android's double-tap timeout: input commands further apart are not grouped
 _pids = itertools.count(4100)
 
@@ -76,7 +78,8 @@ class VirtualDevice:
         self.lock = threading.RLock()
         self.host_uid = sb.new_host_uid()
         owner = None if self.host_uid is None else (self.host_uid, self.host_uid)
-        self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="pw-vdev-"))
+        self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(
+            prefix="pw-vdev-", dir=_MEMORY_DIR if os.access(_MEMORY_DIR, os.W_OK) else None))
         self.files = DeviceFiles(self.root, owner)
         self.limits = limits or sb.Limits()
         self.fast = True  # run the lines of `shell.fast_plan` in-process (False: all in the shell)

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 FEATURES = ("shell_v2",)
 START_TIMEOUT = 10.0
-SHELL_CLOSE_STDIN, SHELL_WINDOW_SIZE = 3, 4  # v2 packets from the host
+SHELL_CLOSE_STDIN, SHELL_WINDOW_SIZE = 4, 5  # v2 packets from the host
 
 
 class _Stream:
