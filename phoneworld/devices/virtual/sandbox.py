@@ -42,6 +42,7 @@ import socketserver
 import subprocess
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ TOOLS = {"bwrap": "bubblewrap", "mksh": "mksh", "busybox": "busybox",
 SHELL_UID = 2000  # `shell` on Android
 HOST_UID_BASE = 20000  # as root: device n's shell is host uid HOST_UID_BASE + n
 SOCKET = "/dev/socket/phoneworld"
+WATCH_S = 0.25  # how often a running session's bounds are checked
 MAX_CALL = 64 * 1024 * 1024  # largest request (arguments and stdin) of an Android command
 # busybox applets in /system/bin: those of toybox (Android's) that busybox has; the commands that
 # change mounts, namespaces, sessions or the network are left out
@@ -102,6 +104,8 @@ class Limits:
     fsize: int = 512 * 1024 * 1024  # bytes: largest file a process writes
     nofile: int = 256  # open files of each process
     memory: int = 4 * 1024 * 1024 * 1024  # bytes of address space of each process
+    min_free: int = 1024 * 1024 * 1024  # bytes: the sandbox is killed when the device's files'
+    # filesystem (memory, for a temporary device) has less left, so a shell cannot fill it
 
 
 # ----------------------------------------------------------------------------- host tools
@@ -250,6 +254,8 @@ class Sandbox:
         self.as_root = os.geteuid() == 0
         uid = host_uid if host_uid is not None else new_host_uid()
         self.uid = uid if uid is not None else os.geteuid()
+        if self.as_root:
+            _check_reachable(self.files_root, self.uid)
         self.run_dir = Path(tempfile.mkdtemp(prefix="pw-shell-"))
         os.chmod(self.run_dir, 0o755)
         self._bin = self._system_bin()
@@ -328,18 +334,32 @@ class Sandbox:
             kw.update(user=self.uid, group=self.uid, extra_groups=[])
         return kw
 
-    def run(self, command: str, timeout: float | None = None) -> tuple[bytes, int]:
+    def out_of_bounds(self, started: float) -> str | None:
+        """Why a session that started at `started` (monotonic) must die now, if it must."""
+        if time.monotonic() - started > self.limits.timeout:
+            return "the session ran out of time"
+        st = os.statvfs(self.files_root)
+        if st.f_bavail * st.f_frsize < self.limits.min_free:
+            return "the device's storage is full"
+        return None
+
+    def run(self, command: str) -> tuple[bytes, int]:
         """Run `command` to its end (stdin /dev/null); stdout and stderr together, exit code."""
         proc = subprocess.Popen(self.argv(command), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 **self.popen_kw())
-        try:
-            out, _ = proc.communicate(timeout=timeout or self.limits.timeout)
-        except subprocess.TimeoutExpired:
-            kill(proc.pid)
-            out, _ = proc.communicate()
-            return out + b"\n/system/bin/sh: killed: the session ran out of time\n", 137
-        return out, proc.returncode
+        started = time.monotonic()
+        while True:
+            try:
+                out, _ = proc.communicate(timeout=WATCH_S)
+                return out, proc.returncode
+            except subprocess.TimeoutExpired:
+                why = self.out_of_bounds(started)
+                if why is not None:
+                    break
+        kill(proc.pid)
+        out, _ = proc.communicate()
+        return out + f"\n/system/bin/sh: killed: {why}\n".encode(), 137
 
     async def spawn(self, command: str | None, stdin: int, stdout: int,
                     stderr: int) -> asyncio.subprocess.Process:
@@ -347,6 +367,16 @@ class Sandbox:
         return await asyncio.create_subprocess_exec(*self.argv(command), stdin=stdin,
                                                     stdout=stdout, stderr=stderr,
                                                     **self.popen_kw())
+
+
+def _check_reachable(path: Path, uid: int) -> None:
+    """bwrap runs as `uid`: every folder above the device's must let it through."""
+    for d in [path.resolve(), *path.resolve().parents]:
+        st = d.stat()
+        if not (st.st_mode & 0o001 or st.st_uid == uid):
+            raise ToolchainError(f"the device folder {path} is out of reach of its shell (host uid "
+                                 f"{uid}): {d} is mode {st.st_mode & 0o777:o}; use a folder "
+                                 "whose parents others may traverse (chmod o+x)")
 
 
 def kill(pid: int) -> None:

@@ -23,12 +23,13 @@ import socket
 import struct
 import termios
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from phoneworld.devices import wire
 from phoneworld.devices.virtual.device import ShellResult, VirtualDevice
-from phoneworld.devices.virtual.sandbox import kill
+from phoneworld.devices.virtual.sandbox import WATCH_S, kill
 from phoneworld.devices.virtual.sync import serve_sync
 from phoneworld.errors import DeviceError, ToolchainError
 
@@ -227,12 +228,19 @@ class _Session:
         proc, readers = await self._spawn(box)
         feeder = asyncio.create_task(self._feed())
         waiter = asyncio.create_task(proc.wait())
+        started = time.monotonic()
         try:
-            done, _ = await asyncio.wait({waiter, feeder}, timeout=self.dev.limits.timeout,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if waiter not in done:  # out of time, or the host went away: the sandbox dies
+            while True:
+                done, _ = await asyncio.wait({waiter, feeder}, timeout=WATCH_S,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                why = None if done else box.out_of_bounds(started)
+                if done or why is not None:
+                    break
+            if waiter not in done:  # out of bounds, or the host went away: the sandbox dies
                 kill(proc.pid)
                 await waiter
+                if why is not None and not self.stream.closed:
+                    await self._out(wire.SHELL_STDERR, f"/system/bin/sh: killed: {why}\n".encode())
             await asyncio.gather(*readers, return_exceptions=True)
             if not self.stream.closed:
                 await self._exit(proc.returncode if waiter in done else 137)
