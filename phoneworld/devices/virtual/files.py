@@ -17,6 +17,7 @@ import errno
 import os
 import posixpath
 import stat
+import weakref
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 
@@ -50,9 +51,13 @@ class DeviceFiles(MutableMapping[str, bytes]):
     def __init__(self, root: Path, owner: tuple[int, int] | None = None) -> None:
         self.root = Path(root)
         self.owner = owner
-        self.root.mkdir(parents=True, exist_ok=True)
-        if owner is not None:
-            os.chown(self.root, *owner)
+        for d in (self.root, *(self.root / t for t in TOP)):
+            d.mkdir(parents=True, exist_ok=True)
+            if owner is not None:
+                os.chown(d, *owner)
+        # the top folders are the sandbox's mount points (it cannot replace them): kept open
+        self._top = {t: os.open(self.root / t, _DIR_FLAGS) for t in TOP}
+        self._closer = weakref.finalize(self, _close_all, list(self._top.values()))
         for sub in SKELETON:
             self.mkdirs("/" + sub)
 
@@ -60,15 +65,16 @@ class DeviceFiles(MutableMapping[str, bytes]):
 
     def _resolve(self, path: str, create_dirs: bool = False) -> tuple[int, str]:
         """(descriptor of the parent folder, last name) of device `path`, links followed inside
-        the device. The caller closes the descriptor. Raises OSError (ENOENT, EACCES, ELOOP)."""
+        the device. The caller closes the descriptor with `_release`. Raises OSError (ENOENT,
+        EACCES, ELOOP)."""
         p = norm_path(path)
         for _ in range(MAX_LINKS):
             parts = [c for c in p.split("/") if c]
             if len(parts) < 2 or parts[0] not in TOP:
                 raise OSError(errno.EACCES, "outside the device's writable folders", path)
-            fd = os.open(self.root, _DIR_FLAGS)
+            fd = self._top[parts[0]]
             try:
-                for i, name in enumerate(parts[:-1]):
+                for i, name in enumerate(parts[1:-1], 1):
                     try:
                         nxt = os.open(name, _DIR_FLAGS, dir_fd=fd)
                     except FileNotFoundError:
@@ -84,15 +90,19 @@ class DeviceFiles(MutableMapping[str, bytes]):
                             raise
                         p = self._join(parts[:i], target, parts[i + 1:])
                         break
-                    os.close(fd)
+                    self._release(fd)
                     fd = nxt
                 else:
                     return fd, parts[-1]
             except BaseException:
-                os.close(fd)
+                self._release(fd)
                 raise
-            os.close(fd)
+            self._release(fd)
         raise OSError(errno.ELOOP, "too many levels of symbolic links", path)
+
+    def _release(self, fd: int) -> None:
+        if fd not in self._top.values():
+            os.close(fd)
 
     @staticmethod
     def _link(dir_fd: int, name: str) -> str | None:
@@ -128,30 +138,39 @@ class DeviceFiles(MutableMapping[str, bytes]):
                         raise
                     p = self._join(norm_path(p).split("/")[1:-1], target, [])
                     continue
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
                     os.close(fd)
                     raise OSError(errno.EINVAL, "not a regular file", path)
-                if flags & os.O_CREAT and self.owner is not None:
+                if self.owner is not None and (st.st_uid, st.st_gid) != self.owner:
                     os.fchown(fd, *self.owner)
-                os.set_blocking(fd, True)
-                return fd
+                return fd  # (O_NONBLOCK does nothing to a regular file)
             finally:
-                os.close(parent)
+                self._release(parent)
         raise OSError(errno.ELOOP, "too many levels of symbolic links", path)
 
     # ------------------------------------------------------------------ file operations
 
     def read(self, path: str) -> bytes:
         fd = self._open(path, os.O_RDONLY)
-        with os.fdopen(fd, "rb") as f:
-            return f.read()
+        try:
+            chunks = []
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
 
     def write(self, path: str, data: bytes, mode: int = 0o644, append: bool = False) -> None:
         """Write (create, truncate) the file; missing folders are made, as `adb push` does."""
         flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
         fd = self._open(path, flags, mode & 0o777)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
 
     def _dir_fd(self, path: str, create: bool = False) -> int:
         """A descriptor of the folder at device `path` (made, with its parents, if `create`)."""
@@ -159,7 +178,7 @@ class DeviceFiles(MutableMapping[str, bytes]):
         return fd
 
     def mkdirs(self, path: str) -> None:
-        os.close(self._dir_fd(path, create=True))
+        self._release(self._dir_fd(path, create=True))
 
     def stat(self, path: str) -> os.stat_result | None:
         """The file's or folder's stat (links followed inside the device); None if absent."""
@@ -183,7 +202,7 @@ class DeviceFiles(MutableMapping[str, bytes]):
         except OSError:
             return None
         finally:
-            os.close(parent)
+            self._release(parent)
 
     def listdir(self, path: str) -> list[tuple[str, os.stat_result]]:
         """(name, lstat) of a folder's entries, sorted; [] when it is not a folder."""
@@ -203,14 +222,14 @@ class DeviceFiles(MutableMapping[str, bytes]):
                     out.append((entry, os.stat(entry, dir_fd=parent, follow_symlinks=False)))
             return sorted(out)
         finally:
-            os.close(parent)
+            self._release(parent)
 
     def remove(self, path: str) -> None:
         parent, name = self._resolve(path)
         try:
             os.unlink(name, dir_fd=parent)
         finally:
-            os.close(parent)
+            self._release(parent)
 
     # ------------------------------------------------------------------ the mapping view
 
@@ -246,3 +265,9 @@ class DeviceFiles(MutableMapping[str, bytes]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)

@@ -225,7 +225,13 @@ class _Session:
             return
         if self.dev.faults.delay:
             await asyncio.sleep(self.dev.faults.delay)
-        proc, readers = await self._spawn(box)
+        try:
+            proc, readers = await self._spawn(box)
+        except OSError as exc:
+            logger.error("virtual device %s: the shell did not start: %s", self.dev.serial, exc)
+            await self._out(wire.SHELL_STDERR, f"/system/bin/sh: cannot start: {exc}\n".encode())
+            await self._exit(127)
+            return
         feeder = asyncio.create_task(self._feed())
         waiter = asyncio.create_task(proc.wait())
         started = time.monotonic()
@@ -245,7 +251,8 @@ class _Session:
             if not self.stream.closed:
                 await self._exit(proc.returncode if waiter in done else 137)
         finally:
-            kill(proc.pid)
+            if proc.returncode is None:  # (once reaped, its pid is no longer ours to kill)
+                kill(proc.pid)
             feeder.cancel()
             for r in readers:
                 r.cancel()
