@@ -9,9 +9,9 @@ The device's shell is mksh in a sandbox (`virtual.sandbox`), with the fast path 
 `virtual.shell` for the lines the adb backend sends at every step; `adb_1_real_shell` is the same
 device with the fast path off (every line through mksh, every Android command through its script
 and the device's socket). `--before REV` also runs this script as it was at git revision REV
-(`git archive`, in a subprocess: e.g. ae6f977, the hand-written shell) on the same app, in
-`--rounds` rounds alternating with this tree's adb figures, and prints the median after/before
-ratio (alternating, so that load from elsewhere on the machine hits both alike).
+(`git archive`: e.g. ae6f977, the hand-written shell) on the same app, in `--rounds` rounds
+alternating with this tree's adb figures, each in a fresh process, and prints the median
+after/before ratio (alternating, so that load from elsewhere on the machine hits both alike).
 
 Without an app folder it builds the example app from examples/traces. Needs `adb` on PATH. The
 virtual devices run in this process (an asyncio thread), so the adb figures include the device's
@@ -107,14 +107,11 @@ def _real_shell(spec: Any, app_dir: Path, episodes: int, steps: int) -> dict[str
     return out
 
 
-def _before(rev: str, app_dir: Path, episodes: int, steps: int, tree: Path) -> dict[str, Any]:
-    """This script's --json figures as it was at `rev` (its tree unpacked in `tree`)."""
-    if not (tree / "bench").exists():
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", rev], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+def _run_tree(tree: Path, app_dir: Path, episodes: int, steps: int,
+              *extra: str) -> dict[str, Any]:
+    """This script's --json figures as it is in `tree`, in a fresh process."""
     p = subprocess.run([sys.executable, str(tree / "bench" / "device_throughput.py"), str(app_dir),
-                        "--episodes", str(episodes), "--steps", str(steps), "--json"],
+                        "--episodes", str(episodes), "--steps", str(steps), "--json", *extra],
                        cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
                        capture_output=True, text=True)
     return json.loads(p.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -128,6 +125,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--before", help="a git revision to compare with (its own bench, alternated)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--adb-only", action="store_true", help="only the adb figures (for --before)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     app_dir = args.app or _example_app()
@@ -136,6 +134,9 @@ def main() -> None:
                            "episodes": args.episodes, "steps_per_episode": args.steps}
     out["sim"] = _one(sim_factory(app_dir, None, args.steps), args.episodes, args.steps)
     out.update(_adb(spec, app_dir, args.episodes, args.steps))
+    if args.adb_only:
+        print(json.dumps(out))
+        return
     out["adb_1_real_shell"] = _real_shell(spec, app_dir, max(1, args.episodes // 4), args.steps)
     sim = out["sim"]["steps_per_s"]
     out["sim_over_adb_1"] = round(sim / out["adb_1"]["steps_per_s"], 1)
@@ -156,10 +157,13 @@ def _compare(rev: str, spec: Any, app_dir: Path, episodes: int, steps: int,
              rounds: int) -> dict[str, Any]:
     tree = Path(tempfile.mkdtemp(prefix="pw-bench-before-"))
     try:
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", rev], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         pairs = []
-        for _ in range(rounds):
-            old = _before(rev, app_dir, episodes, steps, tree)
-            new = _adb(spec, app_dir, episodes, steps)
+        for _ in range(rounds):  # both in fresh processes, alternating
+            old = _run_tree(tree, app_dir, episodes, steps)
+            new = _run_tree(REPO, app_dir, episodes, steps, "--adb-only")
             pairs.append({k: (old[k]["steps_per_s"], new[k]["steps_per_s"])
                           for k in ("adb_1", "adb_fleet_4")})
     finally:
