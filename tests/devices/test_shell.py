@@ -169,3 +169,31 @@ def test_adb_push_and_pull_folders(one: Served, tmp_path: Path) -> None:
     assert _adb(one, "pull", "/sdcard/made", str(back)).returncode == 0
     assert (back / "x" / "f.txt").read_text() == "made\n"
     assert "-rwx" in _adb(one, "shell", "ls -l /data/local/tmp/tree/sub/deeper").stdout.decode()
+
+
+def test_only_literal_lines_take_the_fast_path(dev: VirtualDevice) -> None:
+    for line in ("echo $HOME", "V=1 wm size", "wm size > /sdcard/x", "wm size 2>/dev/null",
+                 "wm size &", "cat /sdcard/x", "/system/bin/wm size", "wm size | grep 'a.b'",
+                 "wm size | grep -E 'a|'", "wm size | grep -o x", "echo -n x", "sleep 1",
+                 "wm size | sort", "echo `id`", "wm size; ls", "for i in 1; do wm size; done"):
+        assert dev.fast_shell(line) is None, line
+    for line in ("wm size", "wm size | grep -i physical", "true && echo 'a b' || false;"):
+        assert dev.fast_shell(line) is not None, line
+
+
+def test_a_new_android_command_is_a_command_of_the_real_shell(
+        example_spec: AppSpec, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`commands.ANDROID` is the one table: an entry added there runs in the shell too."""
+    from phoneworld.devices.virtual import commands
+
+    def hello(dev: VirtualDevice, argv: list[str], data: bytes) -> tuple[bytes, int]:
+        return f"hello {argv[1:]} {data!r}\n".encode(), 5
+
+    monkeypatch.setitem(commands.ANDROID, "pwhello", hello)
+    d = VirtualDevice(example_spec)
+    d.fast = False
+    try:
+        assert sh(d, "echo in | /system/bin/pwhello 'a b' c; echo rc=$?") == \
+            ("hello ['a b', 'c'] b'in\\n'\nrc=5\n", 0)
+    finally:
+        d.close()
