@@ -20,9 +20,10 @@ every command in `ANDROID` is a command of the real shell.
 Nothing else of the host is there: no `/etc`, no `/usr`, no `/home`, no network. The shell runs
 as uid 2000 (`shell`) of its user namespace; as root on the host (CI, containers) each device gets
 its own unprivileged host uid, so the process limit counts that device's processes only. Every
-session is bounded (`Limits`): a wall-clock timeout that kills the whole sandbox (bwrap is its pid
-namespace's init; `--die-with-parent`), and `prlimit` limits on processes, CPU seconds, file size,
-open files and address space.
+session is bounded (`Limits`): the shell is its pid namespace's init (`--as-pid-1`), so when it
+ends, or is killed with bwrap (`--die-with-parent`) at the wall-clock timeout or when the device's
+storage runs low, every process it started dies with it; `prlimit` bounds processes, CPU seconds,
+file size, open files and address space.
 """
 
 from __future__ import annotations
