@@ -13,8 +13,11 @@ setup: deps $(STAMP)
 # chromium, chromedriver: the report's browser tests; dot (graphviz): the report's graph layout.
 # adb: the device tests and bench (virtual devices reached through Debian's adb server);
 # unshare, ip: the Ray fleet test runs Ray in a network namespace that has only loopback.
+# bwrap, mksh, busybox, nc.openbsd, prlimit: a virtual device's shell (mksh with busybox's
+# commands in a bubblewrap sandbox; nc.openbsd carries its Android commands to the device).
 APT_DEPS := chromium:chromium chromedriver:chromium-driver dot:graphviz adb:adb \
-	unshare:util-linux ip:iproute2
+	unshare:util-linux ip:iproute2 bwrap:bubblewrap mksh:mksh busybox:busybox \
+	nc.openbsd:netcat-openbsd prlimit:util-linux
 # Android output (tests/android, bench/apk_build.py): kotlinc 1.3 on JDK 17, aapt2, zipalign,
 # apksigner, dexdump, plus files no command names: "glob:package" pairs checked with `ls`.
 APT_DEPS += kotlinc:kotlin aapt2:aapt aapt:aapt zipalign:zipalign apksigner:apksigner \

@@ -11,7 +11,7 @@ import pytest
 from phoneworld.devices import protocol
 from phoneworld.devices.inputs import Frame, command
 from phoneworld.devices.virtual import VirtualDevice
-from phoneworld.devices.virtual.shell import tokens
+from phoneworld.devices.virtual.shell import OP, fast_words
 from phoneworld.ir import trace as tr
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.actions import parse_action
@@ -42,9 +42,11 @@ def test_shell_lists_exit_codes_and_redirects(dev: VirtualDevice) -> None:
     assert sh(dev, "getprop | grep -E 'sdk|boot_completed' | head -n 1")[0].startswith("[")
 
 
-def test_tokens_keep_quoted_operators() -> None:
-    assert tokens("am broadcast --es state '{\"a\": \"b;c d\"}' && echo ok") == [
-        "am", "broadcast", "--es", "state", '{"a": "b;c d"}', "&&", "echo", "ok"]
+def test_fast_words_keep_quoted_operators() -> None:
+    assert fast_words("am broadcast --es state '{\"a\": \"b;c d\"}' && echo ok") == [
+        "am", "broadcast", "--es", "state", '{"a": "b;c d"}', OP + "&&", "echo", "ok"]
+    assert fast_words("echo '|' ';'") == ["echo", "|", ";"]
+    assert fast_words("echo $HOME") is None  # anything not literal is the real shell's
 
 
 def test_android_commands(dev: VirtualDevice, example_spec: AppSpec) -> None:

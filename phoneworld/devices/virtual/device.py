@@ -16,12 +16,20 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from phoneworld.devices.virtual import sandbox as sb
+from phoneworld.devices.virtual.files import DeviceFiles, norm_path
 from phoneworld.devices.virtual.input import Event, to_actions
+from phoneworld.devices.virtual.ports import StillRunning
 from phoneworld.ir import trace as tr
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER, LAUNCHER_PACKAGE
@@ -30,8 +38,8 @@ from phoneworld.runtime.sim import Simulator
 logger = logging.getLogger(__name__)
 
 LAUNCHER_COMPONENT = f"{LAUNCHER_PACKAGE}/{LAUNCHER_PACKAGE}.Launcher"
-DIRS = frozenset({"/", "/sdcard", "/data", "/data/local", "/data/local/tmp", "/storage",
-                  "/storage/emulated", "/storage/emulated/0", "/sdcard/Download"})
+_MEMORY_DIR = "/dev/shm"  # a device's temporary folder is in memory (a dump per step is written)
+DOUBLE_TAP_S = 0.3  # Android's double-tap timeout: input commands further apart are not grouped
 _pids = itertools.count(4100)
 MAX_LOG = 5000
 
@@ -55,23 +63,31 @@ class ShellResult:
     delay: float = 0.0  # answer after this many seconds
 
 
-def norm_path(path: str) -> str:
-    for prefix in ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard"):
-        if path == prefix or path.startswith(prefix + "/"):
-            path = "/sdcard" + path[len(prefix):]
-    return path.rstrip("/") or "/"
+__all__ = ["DeviceFiles", "Faults", "ShellResult", "VirtualDevice", "norm_path"]
 
 
 class VirtualDevice:
     """One virtual phone serving one compiled app (thread-safe: one lock around everything)."""
 
     def __init__(self, spec: AppSpec, model: str = "phoneworld_virtual",
-                 size: tuple[int, int] | None = None) -> None:
+                 size: tuple[int, int] | None = None, root: Path | None = None,
+                 limits: sb.Limits | None = None) -> None:
+        """`root`: the device's folder (its /sdcard and /data; default: a temporary folder,
+        removed with the device); `limits`: bounds of each shell session."""
         self.spec = spec
         self.package = spec.package
         self.sim = Simulator(spec)
         self.lock = threading.RLock()
-        self.files: dict[str, bytes] = {}
+        self.host_uid = sb.new_host_uid()
+        owner = None if self.host_uid is None else (self.host_uid, self.host_uid)
+        self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(
+            prefix="pw-vdev-", dir=_MEMORY_DIR if os.access(_MEMORY_DIR, os.W_OK) else None))
+        self.files = DeviceFiles(self.root, owner)
+        self.limits = limits or sb.Limits()
+        self.fast = True  # run the lines of `shell.fast_plan` in-process (False: all in the shell)
+        self._sandbox: sb.Sandbox | None = None
+        self._last_input = 0.0
+        self._closer = weakref.finalize(self, _cleanup, None if root is not None else self.root)
         self.installed = True
         self.pid: int | None = next(_pids)
         self.error_dialog = False  # "Application Error: <pkg>" is in front
@@ -82,7 +98,7 @@ class VirtualDevice:
         self.reverses: dict[str, str] = {}  # `adb reverse`: device socket -> host socket
         self.helpers: set[str] = set()  # helper apps installed that the device plays itself
         self.services: dict[str, Any] = {}  # running helper services: component -> stop
-        self.root = False  # `adb root` switched adbd to root
+        self.adbd_root = False  # `adb root` switched adbd to root
         self.clipboard = ""  # what a helper app (uiautomator2's server) set and pastes
         self.ime = "com.android.inputmethod.latin/.LatinIME"  # `ime set`
         self.log: list[str] = []  # logcat lines, threadtime format (`logcat`), the last MAX_LOG
@@ -107,13 +123,80 @@ class VirtualDevice:
     # ------------------------------------------------------------------ the shell entry point
 
     def shell(self, line: str) -> ShellResult:
-        """Run one shell command line the way `adb shell` would."""
+        """Run one shell command line the way `adb shell` would (see `virtual.shell`)."""
         from phoneworld.devices.virtual.shell import run_line
 
+        return run_line(self, line)
+
+    def fast_shell(self, line: str) -> ShellResult | None:
+        """Run `line` in-process if it is in the fast grammar (`shell.fast_plan`), else None;
+        raises `ports.StillRunning` when the line ends in a command that keeps running."""
+        from phoneworld.devices.virtual.commands import ANDROID
+        from phoneworld.devices.virtual.shell import Hang, fast_plan, run_fast
+
+        plan = fast_plan(line, frozenset(ANDROID)) if self.fast else None
+        if plan is None:
+            return None
         with self.lock:
-            result = run_line(self, line)
-            result.delay += self.faults.delay
-            return result
+            try:
+                out, code = run_fast(self, plan)
+            except Hang:
+                self.flush_input()
+                return ShellResult(b"", 0, hang=True, delay=self.faults.delay)
+            self.flush_input()
+        return ShellResult(out, code, delay=self.faults.delay)
+
+    def sandbox(self) -> sb.Sandbox:
+        """The device's real shell (made on first use; raises ToolchainError if it cannot be)."""
+        with self.lock:
+            if self._sandbox is None:
+                ref = weakref.ref(self)
+
+                def call(name: str, argv: list[str], stdin: bytes) -> tuple[bytes, int] | None:
+                    dev = ref()
+                    return (b"device gone\n", 1) if dev is None else dev.android_call(
+                        name, argv, stdin)
+
+                self._sandbox = sb.Sandbox(self.root, self.limits, call, self.host_uid)
+            return self._sandbox
+
+    def android_call(self, name: str, argv: list[str], stdin: bytes) -> tuple[bytes, int] | None:
+        """An Android command run from the real shell (None: it hangs, by a test's fault; raises
+        `ports.StillRunning` for one that keeps running, which `sandbox.CallServer` streams)."""
+        with self.lock:
+            if name != "input" or time.monotonic() - self._last_input > DOUBLE_TAP_S:
+                self.flush_input()
+            if name in self.faults.hang:
+                return None
+            out, code = self.run_android(name, argv, stdin)
+            if name == "input":
+                self._last_input = time.monotonic()
+            return out, code
+
+    def run_android(self, name: str, argv: list[str], stdin: bytes) -> tuple[bytes, int]:
+        """One command of `commands.ANDROID` (the caller holds the lock); a file it cannot write
+        is its error message, a bug in it is logged and an error, never the device's end. A
+        command that keeps running raises `ports.StillRunning`."""
+        from phoneworld.devices.virtual.commands import ANDROID
+
+        cmd = ANDROID.get(name)
+        if cmd is None:
+            return f"/system/bin/sh: {name}: inaccessible or not found\n".encode(), 127
+        try:
+            return cmd(self, argv, stdin)
+        except StillRunning:  # a process that keeps running: the caller streams it
+            raise
+        except OSError as exc:
+            return f"{name}: {exc.filename or ''}: {exc.strerror}\n".encode(), 1
+        except Exception:  # noqa: BLE001 - a command's bug must not end the device's shell
+            logger.exception("virtual device %s: %s failed", self.serial, " ".join(argv))
+            return f"{name}: internal error of the virtual device\n".encode(), 1
+
+    def close(self) -> None:
+        """Stop the device's shell and remove its temporary folder (if it made one)."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+        self._closer()
 
     # ------------------------------------------------------------------ app process
 
@@ -249,3 +332,8 @@ class VirtualDevice:
                 self.error_dialog = False
             return
         to_actions(events, self.sim)
+
+
+def _cleanup(root: Path | None) -> None:
+    if root is not None:
+        shutil.rmtree(root, ignore_errors=True)

@@ -3,40 +3,51 @@
 
 `DeviceServer` runs one listening socket per `VirtualDevice` on an asyncio loop in a background
 thread (`start`/`stop`, or a `with` block). It binds 127.0.0.1 unless told otherwise. Services: `shell:` (and
-`shell,v2,...:` with exit codes, `exec:`), `sync:`; anything else is refused with CLSE. Commands run
-in a worker thread, so a slow screenshot on one device does not stall the others; a command made to
-hang by a fault holds only its own stream. `vanish(i)` closes device i's sockets, as when a phone
-is unplugged or an emulator dies.
+`shell,v2,...:` with exit codes, `exec:`), `sync:`; anything else is refused with CLSE. A shell
+line of the fast grammar (`virtual.shell`) runs in a worker thread, so a slow screenshot on one
+device does not stall the others; any other line, a stdin-fed `adb shell` and an interactive one
+(`shell:` with no command, `pty` in v2) run in the device's sandboxed mksh (`virtual.sandbox`),
+with stdin, stdout and stderr streamed both ways. A command made to hang by a fault holds only its
+own stream. `vanish(i)` closes device i's sockets, as when a phone is unplugged or an emulator dies.
 
 Besides the shell and sync: `framebuffer:` (the raw image of the device's API level),
 `tcp:PORT` and `localabstract:NAME` to device-side servers (`virtual.ports`; a socket nobody
 listens on is refused with CLSE), `reverse:` (forward, list-forward, killforward, as adbd answers
 them; nothing on the device dials out), `root:` and `unroot:`. A command that keeps running
-(`ports.StillRunning`) holds its shell stream open until the host closes it.
+(`ports.StillRunning`) holds its shell stream open until the host closes it, on the fast path
+(`_follow`) as in the real shell (`sandbox.CallServer`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import functools
 import logging
+import os
+import socket
+import struct
+import termios
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from phoneworld.devices import wire
-from phoneworld.devices.virtual.device import VirtualDevice
+from phoneworld.devices.virtual.device import ShellResult, VirtualDevice
 from phoneworld.devices.virtual.ports import FOLLOW_S, StillRunning, socket_name
+from phoneworld.devices.virtual.sandbox import WATCH_S, kill
 from phoneworld.devices.virtual.screen_cmds import framebuffer
 from phoneworld.devices.virtual.sync import serve_sync
-from phoneworld.errors import DeviceError
+from phoneworld.errors import DeviceError, ToolchainError
 
 logger = logging.getLogger(__name__)
 
 FEATURES = ("shell_v2",)
 START_TIMEOUT = 10.0
 RESTART_DELAY = 0.2  # seconds from `adb root`'s answer to the connection drop of adbd's restart
+SHELL_CLOSE_STDIN, SHELL_WINDOW_SIZE = 4, 5  # v2 packets from the host
 
 
 class _Stream:
@@ -57,6 +68,17 @@ class _Stream:
         self.closed = True
         self.more.set()
         self.acked.set()
+
+    async def read_any(self) -> bytes:
+        """What has come in (at least one byte); EOFError once closed."""
+        while not self.buf:
+            if self.closed:
+                raise EOFError("stream closed")
+            self.more.clear()
+            await self.more.wait()
+        out = bytes(self.buf)
+        self.buf.clear()
+        return out
 
     async def read_exact(self, n: int) -> bytes:
         while len(self.buf) < n:
@@ -223,57 +245,240 @@ class _Connection:
     def _root(self, root: bool) -> bytes:
         """`adb root`/`adb unroot`: adbd restarts as root (or not): the connection drops and the
         host's adb server connects again, as with a phone."""
-        if root == self.dev.root:
+        if root == self.dev.adbd_root:
             return b"adbd is already running as root\n" if root else b"adbd not running as root\n"
-        self.dev.root = root
+        self.dev.adbd_root = root
         return b"restarting adbd as root\n" if root else b"restarting adbd as non root\n"
 
     async def _shell(self, stream: _Stream, service: str) -> None:
         head, _, command = service.partition(":")
-        v2 = "v2" in head.split(",")[1:]
-        if not command.strip():
-            await stream.write(b"interactive shells are not supported by virtual devices\n")
-            return
+        opts = head.split(",")[1:]
+        v2 = "v2" in opts
+        interactive = not command.strip()
+        pty = "pty" in opts or (interactive and "raw" not in opts and head == "shell")
+        if not interactive:
+            loop = asyncio.get_running_loop()
+            try:
+                result = await loop.run_in_executor(None, self.dev.fast_shell, command)
+            except StillRunning as running:
+                await _follow(stream, running, v2)
+                return
+            if result is not None:
+                await _answer(stream, result, v2)
+                return
+        await _Session(self.dev, stream, None if interactive else command, v2, pty,
+                       stderr=not head.startswith("exec")).run()
+
+
+async def _follow(stream: _Stream, running: StillRunning, v2: bool) -> None:
+    """A process of the fast path that lives until the host closes its stream (what the host
+    sends it is dropped): its output, then what `more` prints every FOLLOW_S; then `stop`."""
+    loop = asyncio.get_running_loop()
+    try:
+        if running.output:
+            out = running.output
+            await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
+        while not stream.closed:
+            stream.more.clear()
+            stream.buf.clear()
+            if running.more is None:
+                await stream.more.wait()
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stream.more.wait(), FOLLOW_S)
+            out = await loop.run_in_executor(None, running.more)
+            if out and not stream.closed:
+                await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
+    finally:
+        if running.stop is not None:
+            running.stop()
+
+
+async def _answer(stream: _Stream, result: ShellResult, v2: bool) -> None:
+    if result.delay:
+        await asyncio.sleep(result.delay)
+    if result.hang:
+        while not stream.closed:
+            stream.more.clear()
+            await stream.more.wait()
+        return
+    if not v2:
+        await stream.write(result.output)
+        return
+    body = wire.shell_v2_packet(wire.SHELL_STDOUT, result.output) if result.output else b""
+    await stream.write(body + wire.shell_v2_packet(wire.SHELL_EXIT, bytes([result.code & 255])))
+
+
+class _Session:
+    """One shell session in the device's sandbox, its stdio carried by an adb stream."""
+
+    def __init__(self, dev: VirtualDevice, stream: _Stream, command: str | None, v2: bool,
+                 pty: bool, stderr: bool = True) -> None:
+        self.dev, self.stream, self.command = dev, stream, command
+        self.v2, self.pty, self.stderr = v2, pty, stderr
+        self._stdin: socket.socket | None = None
+        self._master = -1
+
+    async def run(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(None, self.dev.shell, command)
-        except StillRunning as running:
-            await self._running(stream, running, v2)
+            box = await loop.run_in_executor(None, self.dev.sandbox)
+        except ToolchainError as exc:
+            await self._out(wire.SHELL_STDERR, f"/system/bin/sh: {exc}\n".encode())
+            await self._exit(127)
             return
-        if result.delay:
-            await asyncio.sleep(result.delay)
-        if result.hang:
-            while not stream.closed:
-                stream.more.clear()
-                await stream.more.wait()
-            return
-        if not v2:
-            await stream.write(result.output)
-            return
-        body = wire.shell_v2_packet(wire.SHELL_STDOUT, result.output) if result.output else b""
-        await stream.write(body + wire.shell_v2_packet(wire.SHELL_EXIT, bytes([result.code & 255])))
-
-
-    async def _running(self, stream: _Stream, running: StillRunning, v2: bool) -> None:
-        """A process that lives until the host closes its stream (what it reads is dropped)."""
+        if self.dev.faults.delay:
+            await asyncio.sleep(self.dev.faults.delay)
         try:
-            if running.output:
-                out = running.output
-                await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
-            while not stream.closed:
-                stream.more.clear()
-                stream.buf.clear()
-                if running.more is None:
-                    await stream.more.wait()
-                    continue
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(stream.more.wait(), FOLLOW_S)
-                out = await asyncio.get_running_loop().run_in_executor(None, running.more)
-                if out and not stream.closed:
-                    await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
+            proc, readers = await self._spawn(box)
+        except OSError as exc:
+            logger.error("virtual device %s: the shell did not start: %s", self.dev.serial, exc)
+            await self._out(wire.SHELL_STDERR, f"/system/bin/sh: cannot start: {exc}\n".encode())
+            await self._exit(127)
+            return
+        feeder = asyncio.create_task(self._feed())
+        waiter = asyncio.create_task(proc.wait())
+        started = time.monotonic()
+        try:
+            while True:
+                done, _ = await asyncio.wait({waiter, feeder}, timeout=WATCH_S,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                why = None if done else box.out_of_bounds(started)
+                if done or why is not None:
+                    break
+            if waiter not in done:  # out of bounds, or the host went away: the sandbox dies
+                kill(proc.pid)
+                await waiter
+                if why is not None and not self.stream.closed:
+                    await self._out(wire.SHELL_STDERR, f"/system/bin/sh: killed: {why}\n".encode())
+            await asyncio.gather(*readers, return_exceptions=True)
+            if not self.stream.closed:
+                await self._exit(proc.returncode if waiter in done else 137)
         finally:
-            if running.stop is not None:
-                running.stop()
+            if proc.returncode is None:  # (once reaped, its pid is no longer ours to kill)
+                kill(proc.pid)
+            feeder.cancel()
+            for r in readers:
+                r.cancel()
+            self._close_fds()
+            await loop.run_in_executor(None, self._flush)
+
+    def _flush(self) -> None:
+        with self.dev.lock:
+            self.dev.flush_input()
+
+    async def _spawn(self, box: Any) -> tuple[asyncio.subprocess.Process, list[asyncio.Task[None]]]:
+        if self.pty:
+            self._master, slave = os.openpty()
+            os.set_blocking(self._master, False)
+            try:
+                proc = await box.spawn(self.command, slave, slave, slave)
+            finally:
+                os.close(slave)
+            return proc, [asyncio.create_task(self._pump_pty())]
+        self._stdin, child = socket.socketpair()
+        self._stdin.setblocking(False)
+        pipe = asyncio.subprocess.PIPE
+        err = pipe if self.v2 else asyncio.subprocess.STDOUT if self.stderr else \
+            asyncio.subprocess.DEVNULL  # `exec:` (exec-out) keeps stdout clean
+        try:
+            proc = await box.spawn(self.command, child.fileno(), pipe, err)
+        finally:
+            child.close()
+        readers = [asyncio.create_task(self._pump(proc.stdout, wire.SHELL_STDOUT))]
+        if self.v2 and proc.stderr is not None:
+            readers.append(asyncio.create_task(self._pump(proc.stderr, wire.SHELL_STDERR)))
+        return proc, readers
+
+    async def _pump(self, reader: asyncio.StreamReader | None, kind: int) -> None:
+        if reader is None:
+            return
+        while True:
+            data = await reader.read(self.stream.conn.max_payload - 5)
+            if not data:
+                return
+            await self._out(kind, data)
+
+    async def _pump_pty(self) -> None:
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        loop.add_reader(self._master, ready.set)
+        try:
+            while True:
+                await ready.wait()
+                ready.clear()
+                try:
+                    data = os.read(self._master, self.stream.conn.max_payload - 5)
+                except BlockingIOError:
+                    continue
+                except OSError:  # EIO: every process holding the terminal is gone
+                    return
+                if not data:
+                    return
+                await self._out(wire.SHELL_STDOUT, data)
+        finally:
+            loop.remove_reader(self._master)
+
+    async def _feed(self) -> None:
+        """The host's input to the shell's stdin (v2: packets), until the stream closes."""
+        with contextlib.suppress(EOFError):
+            while True:
+                if not self.v2:
+                    await self._write_in(await self.stream.read_any())
+                    continue
+                head = await self.stream.read_exact(5)
+                kind, n = head[0], struct.unpack("<I", head[1:])[0]
+                data = await self.stream.read_exact(n)
+                if kind == wire.SHELL_STDIN:
+                    await self._write_in(data)
+                elif kind == SHELL_CLOSE_STDIN:
+                    self._close_stdin()
+                elif kind == SHELL_WINDOW_SIZE and self.pty:
+                    self._resize(data)
+
+    async def _write_in(self, data: bytes) -> None:
+        if self.pty and self._master >= 0:
+            with contextlib.suppress(OSError):
+                os.write(self._master, data)
+        elif self._stdin is not None:
+            with contextlib.suppress(OSError):
+                await asyncio.get_running_loop().sock_sendall(self._stdin, data)
+
+    def _close_stdin(self) -> None:
+        if self.pty and self._master >= 0:
+            with contextlib.suppress(OSError):
+                os.write(self._master, b"\x04")
+        elif self._stdin is not None:
+            with contextlib.suppress(OSError):
+                self._stdin.shutdown(socket.SHUT_WR)
+
+    def _resize(self, data: bytes) -> None:
+        try:  # "ROWSxCOLS,XPIXxYPIX"
+            cells, _, pixels = data.rstrip(b"\0").decode().partition(",")
+            rows, cols = (int(v) for v in cells.split("x"))
+            xp, yp = (int(v) for v in pixels.split("x")) if pixels else (0, 0)
+            fcntl.ioctl(self._master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xp, yp))
+        except (ValueError, OSError):
+            pass
+
+    def _close_fds(self) -> None:
+        if self._master >= 0:
+            os.close(self._master)
+            self._master = -1
+        if self._stdin is not None:
+            self._stdin.close()
+            self._stdin = None
+
+    async def _out(self, kind: int, data: bytes) -> None:
+        if self.v2:
+            await self.stream.write(wire.shell_v2_packet(kind, data))
+        else:
+            await self.stream.write(data)
+
+    async def _exit(self, code: int) -> None:
+        if self.v2:
+            await self.stream.write(wire.shell_v2_packet(wire.SHELL_EXIT, bytes([code & 255])))
+
 
 
 def _fail(message: str) -> bytes:

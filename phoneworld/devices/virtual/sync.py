@@ -3,16 +3,18 @@
 Requests are `ID(4) length(u32 le) payload`; version 1 of the protocol only (the device does not
 advertise `stat_v2`): STAT, LIST, RECV (file → DATA chunks + DONE), SEND (`path,mode`, then DATA
 chunks and DONE with the mtime → OKAY), QUIT. Errors are FAIL with a message.
+
+Paths are the device's (`virtual.files.DeviceFiles`): a push makes the missing folders and keeps
+the file's permission bits (not set-id ones), a pull or push through `..` or a symbolic link stays
+inside the device's folder, and a path outside `/sdcard` and `/data` is refused.
 """
 
 from __future__ import annotations
 
 import logging
+import stat
 import struct
-import time
 from typing import TYPE_CHECKING, Protocol
-
-from phoneworld.devices.virtual.device import DIRS, norm_path
 
 if TYPE_CHECKING:
     from phoneworld.devices.virtual.device import VirtualDevice
@@ -64,32 +66,32 @@ async def serve_sync(dev: VirtualDevice, stream: ByteStream) -> None:
 
 
 def _stat(dev: VirtualDevice, path: str) -> bytes:
-    p = norm_path(path)
-    with dev.lock:
-        if p in dev.files:
-            return struct.pack("<III", S_IFREG | 0o644, len(dev.files[p]), int(time.time()))
-    if p in DIRS:
-        return struct.pack("<III", S_IFDIR | 0o755, 4096, int(time.time()))
-    return struct.pack("<III", 0, 0, 0)
+    st = dev.files.stat(path)
+    if st is None:
+        return struct.pack("<III", 0, 0, 0)
+    return struct.pack("<III", _mode(st.st_mode), st.st_size & 0xFFFFFFFF, int(st.st_mtime))
+
+
+def _mode(mode: int) -> int:
+    kind = S_IFDIR if stat.S_ISDIR(mode) else S_IFREG if stat.S_ISREG(mode) else \
+        stat.S_IFMT(mode)
+    return kind | stat.S_IMODE(mode)
 
 
 def _list(dev: VirtualDevice, path: str) -> bytes:
-    p = norm_path(path)
     out = bytearray()
-    with dev.lock:
-        entries = {f.rsplit("/", 1)[1]: len(v) for f, v in dev.files.items()
-                   if f.rsplit("/", 1)[0] == p}
-    for name, size in sorted(entries.items()):
-        raw = name.encode()
-        out += b"DENT" + struct.pack("<IIII", S_IFREG | 0o644, size, int(time.time()), len(raw))
+    for name, st in dev.files.listdir(path):
+        raw = name.encode(errors="surrogateescape")
+        out += b"DENT" + struct.pack("<IIII", _mode(st.st_mode), st.st_size & 0xFFFFFFFF,
+                                     int(st.st_mtime), len(raw))
         out += raw
     return bytes(out) + b"DONE" + bytes(16)
 
 
 def _recv(dev: VirtualDevice, path: str) -> bytes:
-    with dev.lock:
-        data = dev.files.get(norm_path(path))
-    if data is None:
+    try:
+        data = dev.files.read(path)
+    except OSError:
         return _fail(f"remote object '{path}' does not exist")
     out = bytearray()
     for i in range(0, len(data), CHUNK):
@@ -99,7 +101,10 @@ def _recv(dev: VirtualDevice, path: str) -> bytes:
 
 
 async def _send(dev: VirtualDevice, stream: ByteStream, spec: str) -> None:
-    path = spec.rsplit(",", 1)[0]
+    path, _, mode_s = spec.rpartition(",")
+    if not path:
+        path, mode_s = spec, ""
+    mode = int(mode_s) & 0o777 if mode_s.isdigit() else 0o644
     buf = bytearray()
     while True:
         head = await stream.read_exact(8)
@@ -110,7 +115,11 @@ async def _send(dev: VirtualDevice, stream: ByteStream, spec: str) -> None:
             await stream.write(_fail(f"bad push of {path}"))
             return
         buf += await stream.read_exact(n)
-    with dev.lock:
-        dev.files[norm_path(path)] = bytes(buf)
+    try:
+        dev.files.write(path, bytes(buf), mode)
+    except OSError as exc:
+        logger.info("virtual device %s: push to %s refused (%s)", dev.serial, path, exc)
+        await stream.write(_fail(f"couldn't create file: {exc.strerror}: {path}"))
+        return
     logger.debug("virtual device %s: received %s (%d bytes)", dev.serial, path, len(buf))
     await stream.write(b"OKAY" + _u32(0))
