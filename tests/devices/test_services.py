@@ -332,12 +332,16 @@ def test_a_held_touch_is_a_long_press(example_spec: AppSpec) -> None:
     assert dev.sim.xml() == sim.xml() and dev.sim.state == sim.state
 
 
-def test_logcat_follows_new_lines(lone: Served) -> None:
-    """`logcat` (no -d) keeps running and prints what is logged after it started."""
+@pytest.mark.parametrize("argv", [["shell", "logcat", "-s", "ActivityManager"],
+                                  ["logcat", "-s", "ActivityManager"]],
+                         ids=["fast-path", "real-shell"])
+def test_logcat_follows_new_lines(lone: Served, argv: list[str]) -> None:
+    """`logcat` (no -d) keeps running and prints what is logged after it started: a plain line
+    on the fast path, and `adb logcat`'s `export ...; exec logcat ...` through the real shell's
+    shim, which streams it."""
     s = lone.serials[0]
-    proc = subprocess.Popen([lone.adb.exe, "-P", str(lone.adb.port), "-s", s, "shell", "logcat",
-                             "-s", "ActivityManager"], env=lone.adb.env, stdout=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen([lone.adb.exe, "-P", str(lone.adb.port), "-s", s, *argv],
+                            env=lone.adb.env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline() == b"--------- beginning of main\n"
@@ -348,8 +352,30 @@ def test_logcat_follows_new_lines(lone: Served) -> None:
         proc.wait(10)
 
 
-@pytest.mark.xfail(strict=True, reason="the virtual shell (shell.py) lacks `export` and `exec` "
-                   "(`adb logcat` runs `export ANDROID_LOG_TAGS=\"\" ; exec logcat ...`); the real "
-                   "sandboxed shell that replaces it runs this unmodified")
 def test_adb_logcat_command(lone: Served) -> None:
     assert lone.adb.run("-s", lone.serials[0], "logcat", "-d").startswith("--------- beginning")
+
+
+@pytest.mark.parametrize("line", [
+    "app_process / com.wetest.uia2.Main -p 9008",
+    "CLASSPATH=/data/local/tmp/u2.jar exec app_process / com.wetest.uia2.Main -p 9008"],
+    ids=["fast-path", "real-shell"])
+def test_a_running_process_lives_until_the_host_closes_its_stream(lone: Served,
+                                                                 line: str) -> None:
+    """uiautomator2's server started over adb: its socket is there while `adb shell` runs (on
+    the fast path, and through the real shell's shim), and goes when the host ends it."""
+    dev, s = lone.devices[0], lone.serials[0]
+    _push_jar(dev)
+    proc = subprocess.Popen([lone.adb.exe, "-P", str(lone.adb.port), "-s", s, "shell", line],
+                            env=lone.adb.env, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        assert b"Starting Server" in proc.stdout.readline()
+        assert "tcp:9008" in dev.sockets
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    deadline = time.monotonic() + 10
+    while "tcp:9008" in dev.sockets and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "tcp:9008" not in dev.sockets

@@ -15,7 +15,9 @@ empty tmpfs made read-only, holding only:
 An Android command script sends its name, arguments and (when it is a pipe or a file) its stdin
 over that unix socket to the device process (`CallServer`), which runs the Python command with the
 simulator and sends back the exit code and the output; so the simulator's state stays in Python and
-every command in `ANDROID` is a command of the real shell.
+every command in `ANDROID` is a command of the real shell. A command that keeps running
+(`ports.StillRunning`: `logcat`, `getevent`, uiautomator2's `app_process`) answers 0 and its
+output at once, then streams what it prints next until its shim dies with the session.
 
 Nothing else of the host is there: no `/etc`, no `/usr`, no `/home`, no network. The shell runs
 as uid 2000 (`shell`) of its user namespace; as root on the host (CI, containers) each device gets
@@ -50,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from phoneworld.devices.virtual.ports import FOLLOW_S, StillRunning
 from phoneworld.errors import ToolchainError
 
 logger = logging.getLogger(__name__)
@@ -192,13 +195,35 @@ class _Handler(socketserver.BaseRequestHandler):
         if name is None:
             sock.sendall(b"1\nphoneworld: bad command call\n")
             return
-        result = self.server.call(name, argv, stdin)
+        try:
+            result = self.server.call(name, argv, stdin)
+        except StillRunning as running:
+            self._follow(sock, running)
+            return
         if result is None:  # the command hangs (a test's fault): answer never, until the caller dies
             self._hold(sock)
             return
         out, code = result
         with contextlib.suppress(OSError):
             sock.sendall(f"{code & 255}\n".encode() + out)
+
+    def _follow(self, sock: socket.socket, running: StillRunning) -> None:
+        """A command that keeps running: exit code 0 and its output now, then what `more` prints
+        every FOLLOW_S, until its shim dies (the session ends: the host closed the stream, or a
+        bound killed it) or the device closes; then `stop`, as when the process is killed."""
+        poll = select.poll()
+        poll.register(sock, select.POLLHUP)
+        try:
+            sock.sendall(b"0\n" + running.output)
+            while not self.server.closing.is_set() and not poll.poll(int(FOLLOW_S * 1000)):
+                out = running.more() if running.more is not None else b""
+                if out:
+                    sock.sendall(out)
+        except OSError:
+            pass
+        finally:
+            if running.stop is not None:
+                running.stop()
 
     def _hold(self, sock: socket.socket) -> None:
         poll = select.poll()

@@ -12,6 +12,11 @@ optionally piped into one `grep [-E|-F] [-i] [-v] [-q] WORD` whose pattern is le
 files/screen.json`), so a step costs no process; tests/devices/test_shell.py checks that both
 paths give the same bytes, codes and app state on such lines.
 
+A command that keeps running (`ports.StillRunning`: `logcat`, `getevent`, uiautomator2's
+`app_process`) ends a fast line: the exception carries what the line printed before it and its
+`grep`, and the server streams it until the host closes the stream. In the real shell its shim
+streams it the same way (`sandbox.CallServer`).
+
 Input events of a line are applied when another Android command runs or the line ends (see
 `virtual.input`); in the real shell also when 300 ms pass between two `input` commands (Android's
 double-tap timeout), since the device process does not see the shell's own commands (`sleep`).
@@ -25,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from phoneworld.devices.virtual.ports import StillRunning
 from phoneworld.devices.virtual.sandbox import MKSH_BUILTINS
 from phoneworld.errors import ToolchainError
 
@@ -185,11 +191,24 @@ def run_fast(dev: VirtualDevice, plan: tuple[tuple[str, Simple], ...]) -> tuple[
                 dev.flush_input()
             if name in dev.faults.hang:
                 raise Hang(name)
-            data, code = dev.run_android(name, list(cmd.argv), b"")
+            try:
+                data, code = dev.run_android(name, list(cmd.argv), b"")
+            except StillRunning as running:  # the line's later commands wait for it: never run
+                raise _piped(bytes(out), running, cmd.grep) from None
         if cmd.grep is not None:
             data, code = cmd.grep.run(data)
         out += data
     return bytes(out), code
+
+
+def _piped(before: bytes, running: StillRunning, grep: Grep | None) -> StillRunning:
+    """`running` as the line prints it: after the output of the commands before it, through its
+    `grep` (which filters each new chunk of whole lines)."""
+    if grep is None:
+        return StillRunning(before + running.output, running.stop, running.more)
+    more = running.more
+    return StillRunning(before + grep.run(running.output)[0], running.stop,
+                        None if more is None else lambda: grep.run(more())[0])
 
 
 def run_line(dev: VirtualDevice, line: str) -> ShellResult:

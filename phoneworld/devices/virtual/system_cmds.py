@@ -11,10 +11,11 @@ host closes its stream.
 from __future__ import annotations
 
 import re
+import stat
 from typing import TYPE_CHECKING
 
 from phoneworld.devices.virtual import droidbot_server
-from phoneworld.devices.virtual.device import norm_path
+from phoneworld.devices.virtual.files import norm_path
 from phoneworld.devices.virtual.ports import StillRunning, listen
 
 if TYPE_CHECKING:
@@ -140,7 +141,8 @@ def cmd_app_process(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if main != U2_MAIN:
         return (f"Exception in thread \"main\" java.lang.ClassNotFoundException: {main}\n"
                 "\tat java.lang.Class.classForName(Native Method)\n").encode(), 1
-    jar = next((p for p in dev.files if p.startswith(U2_JAR_DIR + "/") and p.endswith(".jar")), None)
+    jar = next((f"{U2_JAR_DIR}/{n}" for n, st in dev.files.listdir(U2_JAR_DIR)
+                if n.endswith(".jar") and stat.S_ISREG(st.st_mode)), None)
     if jar is None:
         return (f"Exception in thread \"main\" java.lang.ClassNotFoundException: {main}\n"
                 f"(no uiautomator2 jar in {U2_JAR_DIR}: push it first, as u2.connect does)\n"
