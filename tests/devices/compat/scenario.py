@@ -17,8 +17,6 @@ NOTE = "Walk the dog"
 ADD = {"content_desc": "Add note"}
 TITLE = {"resource_id": "com.example.notes:id/title_input"}
 SAVE = {"text": "Save"}
-XFAIL_SHELL = ("the virtual shell (shell.py) lacks {what}; the real sandboxed shell that replaces "
-               "it runs this unmodified")
 
 
 def assert_dump(xml: str, ref: Reference) -> None:

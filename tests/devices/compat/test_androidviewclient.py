@@ -13,11 +13,9 @@ from typing import Any
 import pytest
 
 from .conftest import Phone, Reference
-from .scenario import ADD, NOTE, SAVE, TITLE, XFAIL_SHELL, app_state, assert_dump, \
+from .scenario import ADD, NOTE, SAVE, TITLE, app_state, assert_dump, \
     assert_note_added, assert_png, assert_screen
 
-XFAIL_CP = XFAIL_SHELL.format(what="`cp` (ViewClient.dump runs `cp /dev/null "
-                              "/sdcard/window_dump.xml && uiautomator dump ... && cat ...` on API 24+)")
 TOOLS = Path(sys.executable).parent
 
 
@@ -86,7 +84,6 @@ def test_add_note_episode_by_points(device: Any, phone: Phone, ref: Reference) -
     assert_note_added(_harness_dump(phone), app_state(phone, device.shell), ref)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_CP)
 def test_hierarchy_dump(device: Any, phone: Phone, ref: Reference) -> None:
     from com.dtmilano.android.viewclient import ViewClient
 
@@ -95,7 +92,6 @@ def test_hierarchy_dump(device: Any, phone: Phone, ref: Reference) -> None:
     assert vc.findViewWithText("Buy milk") is not None
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_CP)
 def test_add_note_episode_by_views(device: Any, phone: Phone, ref: Reference) -> None:
     from com.dtmilano.android.viewclient import ViewClient
 
@@ -121,14 +117,12 @@ def _tool(phone: Phone, *args: str) -> subprocess.CompletedProcess[str]:
                           env=env, timeout=120, stdin=subprocess.DEVNULL, check=False)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_CP)
 def test_dump_tool(phone: Phone) -> None:
     p = _tool(phone, "dump", "-b", phone.serial)
     assert p.returncode == 0, p.stderr[-2000:]
     assert "Buy milk" in p.stdout and "Call Alice" in p.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_CP)
 def test_culebra_tool(phone: Phone, tmp_path: Path) -> None:
     script = tmp_path / "culebra_out.py"
     p = _tool(phone, "culebra", "-o", str(script), phone.serial)

@@ -8,7 +8,7 @@ import pytest
 from ppadb.client import Client
 
 from .conftest import Phone, Reference
-from .scenario import ADD, NOTE, SAVE, TITLE, XFAIL_SHELL, app_state, assert_dump, \
+from .scenario import ADD, NOTE, SAVE, TITLE, app_state, assert_dump, \
     assert_note_added, assert_png, assert_screen
 
 DUMPED = "\nUI hierchary dumped to: /dev/tty\n"
@@ -32,21 +32,18 @@ def test_connect_and_screen_size(d: Any, phone: Phone) -> None:
     assert d.get_properties()["ro.build.version.sdk"] == "29"
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_SHELL.format(what="`cut` (wm_density runs "
-                   "`wm density | cut -d ' ' -f 3`)"))
 def test_density(d: Any) -> None:
+    """`wm density | cut -d ' ' -f 3` in the real shell."""
     assert d.wm_density() == 2  # int(420 / 160)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_SHELL.format(what="absolute command paths "
-                   "(screencap() runs `/system/bin/screencap -p`)"))
 def test_screencap(d: Any, phone: Phone, ref: Reference) -> None:
+    """`/system/bin/screencap -p`: an absolute path (a shim in the real shell's /system/bin)."""
     assert_screen(assert_png(bytes(d.screencap()), phone), ref)
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_SHELL.format(what="`2>/dev/null` (list_packages "
-                   "runs `pm list packages 2>/dev/null`; the parser takes `2>` for `>`)"))
 def test_list_packages(d: Any, phone: Phone) -> None:
+    """`pm list packages 2>/dev/null`: stderr alone goes away."""
     assert phone.package in d.list_packages()
 
 

@@ -13,14 +13,12 @@ import numpy as np
 import pytest
 import uiautomator2 as u2
 from PIL import Image
-from uiautomator2.utils import with_package_resource
 
 from .conftest import Phone, Reference
-from .scenario import ADD, NOTE, SAVE, TITLE, XFAIL_SHELL, app_state, assert_dump, \
+from .scenario import ADD, NOTE, SAVE, TITLE, app_state, assert_dump, \
     assert_note_added, assert_png, assert_screen
 
 U2_PORT = 9008
-LAUNCH = f"app_process / com.wetest.uia2.Main -p {U2_PORT}"  # u2's launch line, less CLASSPATH=
 
 
 def _adb_device(phone: Phone) -> Any:
@@ -39,26 +37,23 @@ def _alive(dev: Any) -> bool:
 
 @pytest.fixture
 def d(phone: Phone) -> Iterator[Any]:
-    """`u2.connect` of the device, its server started as u2 starts it: its jar pushed, then
-    `app_process` on a shell stream that lives as long as the server."""
+    """`u2.connect` of the device: u2 pushes its jar and launches its server itself
+    (`CLASSPATH=/data/local/tmp/u2.jar app_process ...` on a shell stream that lives as long as
+    the server, through the real shell's shim); `stop_uiautomator` closes that stream."""
     dev = _adb_device(phone)
-    with with_package_resource("assets/u2.jar") as jar:
-        dev.sync.push(jar, "/data/local/tmp/u2.jar")
-    proc = dev.shell(LAUNCH, stream=True)
+    client = u2.connect(dev)
     try:
-        client = u2.connect(dev)
         yield client
     finally:
-        proc.close()  # the server process "dies" with its stream, as `stop_uiautomator` does
+        client.stop_uiautomator()  # the server process "dies" with its stream
     for _ in range(50):
         if not _alive(dev):
             break
     assert not _alive(dev), "the u2 server outlived its app_process stream"
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_SHELL.format(what="`VAR=x cmd` (u2 launches "
-                   "`CLASSPATH=/data/local/tmp/u2.jar app_process ...`)"))
 def test_connect_launches_its_server(phone: Phone) -> None:
+    """A fresh `u2.connect`: its first call starts the server (`VAR=x cmd` in the real shell)."""
     client = u2.connect(_adb_device(phone))
     try:
         assert client.info["sdkInt"] == 29
