@@ -299,6 +299,23 @@ def test_logcat_has_the_app_lifecycle(dev: VirtualDevice) -> None:
         dev.shell("logcat")
 
 
+def test_a_running_command_ends_a_fast_line(dev: VirtualDevice) -> None:
+    """On the fast path, what the line printed before the running command comes first, and a
+    `grep` after it filters what it prints later too; the commands after it never run."""
+    dev.shell("logcat -c")
+    with pytest.raises(StillRunning) as running:
+        dev.shell("echo first; logcat | grep -v beginning; echo never")
+    assert running.value.output == b"first\n" and running.value.more is not None
+    dev.shell("am force-stop com.example.notes")
+    later = running.value.more().decode()
+    assert "Force stopping com.example.notes" in later and "never" not in later
+    dev.shell("monkey -p com.example.notes -c android.intent.category.LAUNCHER 1")
+    with pytest.raises(StillRunning) as running:
+        dev.shell("logcat | grep Force")
+    assert running.value.output.decode().splitlines() == [
+        ln for ln in out(dev, "logcat -d").splitlines() if "Force" in ln]
+
+
 def test_ime_settings_getevent_network(dev: VirtualDevice) -> None:
     latin = "com.android.inputmethod.latin/.LatinIME"
     assert out(dev, "ime list -s -a") == latin + "\n"
