@@ -4,6 +4,7 @@ interactive `adb shell`, and that the fast path gives what the real shell gives.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +57,9 @@ def test_toybox_commands(dev: VirtualDevice) -> None:
     assert sh(dev, "uname -s")[0] == "Linux\n"
     assert sh(dev, "date +%Y")[0].strip().isdigit()
     assert "sh" in sh(dev, "ps -o comm; true")[0]
+    dev.files["/data/local/tmp/u2.jar"] = b"jar"  # uiautomator2 checks its pushed jar so
+    assert sh(dev, "toybox md5sum /data/local/tmp/u2.jar") == (
+        f"{hashlib.md5(b'jar').hexdigest()}  /data/local/tmp/u2.jar\n", 0)
 
 
 def test_android_commands_in_the_real_shell(dev: VirtualDevice) -> None:

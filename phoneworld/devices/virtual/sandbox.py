@@ -89,6 +89,10 @@ SHIM = """#!/system/bin/sh
   if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then cat; fi
 } | /system/phoneworld/nc -NU SOCKET | { read -r _pw_rc; cat; exit "${_pw_rc:-1}"; }
 """.replace("SOCKET", SOCKET)
+TOYBOX = """#!/system/bin/sh
+# phoneworld: Android's multi-call toybox, played by busybox
+exec /system/bin/busybox "$@"
+"""
 MKSHRC = """# phoneworld virtual device: the prompt of Android's shell
 PS1='${HOSTNAME:-phoneworld}:${PWD:-?} $ '
 """
@@ -313,6 +317,8 @@ class Sandbox:
         (etc / "mkshrc").write_text(MKSHRC)
         for name in APPLETS:
             os.symlink("busybox", bin_dir / name)
+        (bin_dir / "toybox").write_text(TOYBOX)  # `toybox md5sum F` (uiautomator2 asks so)
+        os.chmod(bin_dir / "toybox", 0o755)
         os.symlink("sh", bin_dir / "mksh")
         for name in ANDROID:
             if name not in MKSH_BUILTINS and "/" not in name:
