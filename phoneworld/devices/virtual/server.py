@@ -480,7 +480,6 @@ class _Session:
             await self.stream.write(wire.shell_v2_packet(wire.SHELL_EXIT, bytes([code & 255])))
 
 
-
 def _fail(message: str) -> bytes:
     data = message.encode()
     return b"FAIL" + f"{len(data):04x}".encode() + data
