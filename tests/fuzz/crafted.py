@@ -146,8 +146,9 @@ def trace_cases() -> list[Case]:
         # only regular files, only inside the input folder
         trace("native_episode_fifo", {**seeds.native(), EP: Fifo()}, "PW170"),
         trace("llamatouch_screen_fifo", _llama(**{"1__xml": Fifo()}), "PW170"),
+        # plain dumps alone have no recorded action: nothing to build (PW191, exit 1)
         trace("uiautomator_dump_fifo", {"dumps/home.xml": Fifo(),
-                                        "dumps/other.xml": seeds.dump()}, None, (0,)),
+                                        "dumps/other.xml": seeds.dump()}, "PW191"),
         trace("native_episode_link_outside", {**seeds.native(),
                                               EP: Link(str(seeds.NATIVE_EP / "episode.json"))},
               "PW170"),
@@ -161,7 +162,7 @@ def trace_cases() -> list[Case]:
         trace("llamatouch_png_bomb", _llama(**{"0__png": seeds.png(100_000, 100_000)}), None,
               (0,)),
         trace("uiautomator_png_bomb", {**seeds.uiautomator(),
-                                       "dumps/home.png": seeds.png(60_000, 60_000)}, None, (0,)),
+                                       "dumps/home.png": seeds.png(60_000, 60_000)}, "PW191"),
         # names
         trace("native_screen_nul", _native_screen("00\x0001.xml"), "PW170"),
         trace("native_screen_5000_chars", _native_screen("a" * 5000 + ".xml"), "PW170"),
