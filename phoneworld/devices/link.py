@@ -202,6 +202,7 @@ class AdbServer:
                     "ADB_USB": "0", "ADB_EMU": "0"}
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
+        self.owned = True  # False for the user's server: `stop` leaves it running
 
     @classmethod
     def users(cls, port: int | None = None, adb: str | None = None) -> AdbServer:
@@ -210,6 +211,7 @@ class AdbServer:
         starts it as its daemon when it is not running, as `adb devices` would."""
         server = cls(server_port(port), adb)
         server.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(server.port)}
+        server.owned = False
         return server
 
     def listening(self) -> bool:
@@ -263,7 +265,9 @@ class AdbServer:
         raise DeviceTimeoutError("adb server did not come up", None, "adb nodaemon server")
 
     def stop(self) -> None:
-        """`adb kill-server`, and make sure the child is gone."""
+        """`adb kill-server`, and make sure the child is gone (never for the user's server)."""
+        if not self.owned:
+            return
         proc = self.proc
         try:
             self.run("kill-server", timeout=10.0)
