@@ -36,7 +36,7 @@ CPU=(--set model.name_or_path=tiny --set model.device=cpu
 say "SFT (examples/rl/sft.yaml)"
 "${PW[@]}" rl sft --config examples/rl/sft.yaml "${CPU[@]}" --set demos_per_task=4 \
   --set batch_size=8 --set max_steps=1200 --set learning_rate=2.0e-3 --set bf16=false \
-  --set logging_steps=100 --set resume=false --set time_budget_s=200 \
+  --set logging_steps=100 --set resume=false --set time_budget_s=150 \
   --set "output_dir=$RUN/sft"
 
 say "GRPO (examples/rl/grpo.yaml)"
@@ -45,7 +45,7 @@ say "GRPO (examples/rl/grpo.yaml)"
   --set group_size=2 --set groups_per_update=2 --set updates=2 --set learning_rate=1.0e-4 \
   --set drop_zero_variance=false --set "sources=[{name: mock, kind: sim, groups_per_batch: 2}]" \
   --set sampling.batch_bucket=8 --set sampling.length_bucket=16 --set save_every=0 \
-  --set resume=false --set time_budget_s=120 --set "output_dir=$RUN/grpo"
+  --set resume=false --set time_budget_s=90 --set "output_dir=$RUN/grpo"
 LAST=$(ls -d "$RUN"/grpo/checkpoint-* | sort -t- -k2 -n | tail -1)
 
 say "evaluation of $LAST (examples/rl/eval.yaml)"
