@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,9 @@ def test_serve_stops_the_server_it_started(example_dir: Path, tmp_path: Path) ->
         finally:
             _stop(proc, signal.SIGTERM)
         assert not probe.listening()
+        deadline = time.monotonic() + 10  # kill-server answers before the daemon has exited
+        while _adb_processes(port) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert _adb_processes(port) == []
     finally:
         if probe.listening():
