@@ -29,9 +29,9 @@ MESSAGES=$RUN/apps/com.example.messages
 # What the CPU run changes in the configs: the tiny model, a short prompt, small budgets.
 CPU=(--set model.name_or_path=tiny --set model.device=cpu
      --set "tasks.apps=[$NOTES]" --set "tasks.heldout_apps=[$MESSAGES]"
-     --set tasks.train_max_steps=8 --set tasks.eval_max_steps=12
+     --set tasks.train_max_steps=6 --set tasks.eval_max_steps=8
      --set prompt.system=Act. --set prompt.max_screen_tokens=128 --set prompt.history=2
-     --set prompt.max_new_tokens=40)
+     --set prompt.max_new_tokens=32)
 
 say "SFT (examples/rl/sft.yaml)"
 "${PW[@]}" rl sft --config examples/rl/sft.yaml "${CPU[@]}" --set demos_per_task=4 \
