@@ -18,7 +18,7 @@ $PY -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --imp
   typing-extensions==4.16.0 gymnasium==1.4.0 farama-notifications==0.0.6
 
 # The offline model: tokenizer + config (enough for random-init speed runs), the GGUF in halves.
-GGUF=$($PY -c "from rl.model import smollm2_location as s; d, f = s(); print(d / f)")
+GGUF=$($PY -c "from phoneworld.rl.model import smollm2_location as s; d, f = s(); print(d / f)")
 $PY - "$GGUF" <<'PYEOF'
 import sys
 from pathlib import Path

@@ -156,7 +156,7 @@ def join_gguf(work: Path) -> Path:
 
 
 def model_cfg(plan: Plan, work: Path, random_weights: bool) -> Any:
-    from rl.config import ModelConfig
+    from phoneworld.rl.config import ModelConfig
 
     if plan.model == "tiny":
         return ModelConfig(name_or_path="tiny")
@@ -187,10 +187,10 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
     """Rollout and update speed with random weights (the anchor's conditions)."""
     from rl_speed import anchor_trainer, decode_check, rollout_speed, update_speed
 
-    from rl.assembly import load_policy, splits
-    from rl.config import PromptConfig, SamplingConfig, from_dict
-    from rl.grpo_config import GRPOConfig
-    from rl.tasks import TaskSource
+    from phoneworld.rl.assembly import load_policy, splits
+    from phoneworld.rl.config import PromptConfig, SamplingConfig, from_dict
+    from phoneworld.rl.grpo_config import GRPOConfig
+    from phoneworld.rl.tasks import TaskSource
 
     base = common(plan, train, held, plan.speed_new_tokens)
     base["sampling"]["compile_layers"] = False  # the eager baseline; compiled runs follow
@@ -209,7 +209,7 @@ def speed_phase(plan: Plan, work: Path, train: list[str], held: list[str]) -> di
         log.info("rollout %d episodes: %.0f agent steps/s", n,
                  out["rollout"][str(n)]["steps_per_s"])
     if policy.gen.static is not None:  # the same with the layer pieces compiled
-        from rl.decode import StaticDecoder
+        from phoneworld.rl.decode import StaticDecoder
 
         rows = policy.gen.cfg.prefill_rows
         policy.gen.static = StaticDecoder(policy.rollout_model, prefill_rows=rows,
@@ -246,10 +246,10 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
     import torch
     from rl_speed import decode_check, first_suffixes, rollout_speed
 
-    from rl.assembly import load_policy, splits
-    from rl.config import PromptConfig, SamplingConfig, from_dict
-    from rl.decode import StaticDecoder
-    from rl.grpo_config import GRPOConfig
+    from phoneworld.rl.assembly import load_policy, splits
+    from phoneworld.rl.config import PromptConfig, SamplingConfig, from_dict
+    from phoneworld.rl.decode import StaticDecoder
+    from phoneworld.rl.grpo_config import GRPOConfig
 
     base = common(plan, train, held, plan.speed_new_tokens)
     policy = load_policy(model_cfg(plan, work, True), from_dict(PromptConfig, base["prompt"]),
@@ -326,9 +326,9 @@ def profile_phase(plan: Plan, work: Path, train: list[str], held: list[str],
 
 def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,
               clock: Clock) -> tuple[Path, dict[str, Any]]:
-    from rl.config import load_config
-    from rl.sft_config import SFTConfig
-    from rl.sft_trainer import run_sft
+    from phoneworld.rl.config import load_config
+    from phoneworld.rl.sft_config import SFTConfig
+    from phoneworld.rl.sft_trainer import run_sft
 
     logs: list[dict[str, Any]] = []
     over = {"prompt": base["prompt"], "tasks": base["tasks"], "model": model.__dict__,
@@ -350,10 +350,10 @@ def sft_phase(plan: Plan, work: Path, base: dict[str, Any], model: Any,
 
 
 def eval_phase(plan: Plan, base: dict[str, Any], model_dir: Path, out: Path) -> dict[str, Any]:
-    from rl.assembly import load_policy
-    from rl.config import load_config
-    from rl.eval_config import EvalConfig
-    from rl.evaluate import evaluate
+    from phoneworld.rl.assembly import load_policy
+    from phoneworld.rl.config import load_config
+    from phoneworld.rl.eval_config import EvalConfig
+    from phoneworld.rl.evaluate import evaluate
 
     over = {**base, "init_from": str(model_dir), "episodes_per_task": plan.eval_episodes,
             "output": str(out), "batch_episodes": 1024}
@@ -367,9 +367,9 @@ def eval_phase(plan: Plan, base: dict[str, Any], model_dir: Path, out: Path) -> 
 def rl_phase(plan: Plan, work: Path, base: dict[str, Any], sft_dir: Path,
              budget_s: float, name: str = "grpo",
              cross_app_ratio: float = 0.0) -> tuple[Path, dict[str, Any]]:
-    from rl.config import load_config
-    from rl.grpo_config import GRPOConfig
-    from rl.grpo_trainer import GRPOTrainer
+    from phoneworld.rl.config import load_config
+    from phoneworld.rl.grpo_config import GRPOConfig
+    from phoneworld.rl.grpo_trainer import GRPOTrainer
 
     over = {**base, "init_from": str(sft_dir), "real_ratio": 0.0, "group_size": plan.group_size,
             "groups_per_update": plan.groups_per_update, "updates": 1000,
@@ -417,8 +417,8 @@ def guarded(out: dict[str, Any], name: str, fn: Any, *args: Any) -> Any:
 def trained_speed(plan: Plan, base: dict[str, Any], model: Any, model_dir: Path) -> Any:
     from rl_speed import decode_check, rollout_speed
 
-    from rl.assembly import load_policy, splits
-    from rl.config import PromptConfig, SamplingConfig, TaskConfig, from_dict
+    from phoneworld.rl.assembly import load_policy, splits
+    from phoneworld.rl.config import PromptConfig, SamplingConfig, TaskConfig, from_dict
 
     policy = load_policy(model, from_dict(PromptConfig, base["prompt"]),
                          from_dict(SamplingConfig, base["sampling"]), str(model_dir))

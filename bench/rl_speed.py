@@ -16,9 +16,9 @@ from typing import Any
 
 import torch
 
-from rl.rollout import Runner, run_episodes
-from rl.sources import sim_env
-from rl.tasks import TaskSource
+from phoneworld.rl.rollout import Runner, run_episodes
+from phoneworld.rl.sources import sim_env
+from phoneworld.rl.tasks import TaskSource
 
 
 def _sync() -> None:
@@ -99,7 +99,7 @@ def decode_check(policy: Any, tasks: list[tuple[TaskSource, list[str]]], rows: i
                  new_tokens: int = 24) -> dict[str, Any]:
     """The static decoder (CUDA graphs on a GPU) against transformers' plain loop on the same
     greedy batch: how many rows agree token for token, and the largest log-prob gap."""
-    from rl.sampling import BatchGenerator
+    from phoneworld.rl.sampling import BatchGenerator
 
     suffixes = first_suffixes(policy, tasks, rows, 7)
     m, tok = policy.rollout_model, policy.tok
@@ -140,10 +140,10 @@ def anchor_trainer(base: dict[str, Any], policy: Any, out: Any, group_size: int,
                    steps: int) -> Any:
     """A GRPO trainer on the anchor's workload (groups x G episodes of exactly `steps` steps),
     with coin-flip rewards: random weights never succeed, and timing needs rows to train on."""
-    from rl.assembly import build_sources
-    from rl.config import load_config
-    from rl.grpo_config import GRPOConfig
-    from rl.grpo_trainer import GRPOTrainer
+    from phoneworld.rl.assembly import build_sources
+    from phoneworld.rl.config import load_config
+    from phoneworld.rl.grpo_config import GRPOConfig
+    from phoneworld.rl.grpo_trainer import GRPOTrainer
 
     over = {**base, "real_ratio": 0.0, "group_size": group_size, "resume": False,
             "groups_per_update": groups, "output_dir": str(out), "micro_batch_tokens": 32768,

@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from rl_speed import _runners  # noqa: E402
 
-from rl.policy import Decision  # noqa: E402
-from rl.rollout import run_episodes  # noqa: E402
-from rl.tasks import AppTasks  # noqa: E402
+from phoneworld.rl.policy import Decision  # noqa: E402
+from phoneworld.rl.rollout import run_episodes  # noqa: E402
+from phoneworld.rl.tasks import AppTasks  # noqa: E402
 
 
 class InstantPolicy:

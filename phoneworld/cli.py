@@ -29,6 +29,20 @@ FORCE_HELP = ("Take over an output folder phoneworld did not write (it may delet
 FROM_HELP = "Trace format: native, droidbot, autodroid, llamatouch, uiautomator (default: detect)."
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        import phoneworld
+
+        typer.echo(f"phoneworld {phoneworld.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                       help="Print the version and exit.")) -> None:
+    """Compile recorded Android GUI traces into runnable mock apps."""
+
+
 def _print_diagnostics(diagnostics: list[Diagnostic], show_warnings: bool = True) -> None:
     for d in diagnostics:
         if d.severity == "error" or show_warnings:
@@ -281,9 +295,10 @@ def rl(ctx: typer.Context) -> None:
     """Train and evaluate agents: `phoneworld rl sft|train|eval|calibrate --config FILE.yaml`
     (the `rl` package; needs the `rl` extra, imported only here)."""
     try:
-        from rl.cli import app as rl_app
+        from phoneworld.rl.cli import app as rl_app
     except ImportError as exc:
-        err.print(f"error: phoneworld rl needs the rl extra (pip install -e '.[rl]'): {exc}",
+        err.print("error: phoneworld rl needs the rl extra (pip install 'phoneworld[rl]', or "
+                  f"pip install -e '.[rl]' in a clone): {exc}",
                   style="red", markup=False)
         raise typer.Exit(3) from exc
     logging.getLogger().setLevel(logging.INFO)

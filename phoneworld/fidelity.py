@@ -68,7 +68,7 @@ class StepResult:
     covered: bool = True  # the app knows the step's screen, back stack and recorded next screen
     reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
     reference_observation: float = 0.0  # and its observation match
-    known_trigger: bool = True  # the app has a rule for the step's screen, action and widget
+    known_trigger: bool = True  # training recorded the step's screen, action and widget
 
 
 @dataclass
@@ -154,7 +154,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
     tracked = track(schema, view, _graph_of(view, steps), outside)
     known = {v.name for v in spec.state}
     screens = {s.id for s in spec.screens}
-    triggers = {(t.screen, t.action, t.widget) for t in spec.transitions}
+    triggers = {(t.screen, t.action, t.widget) for t in spec.transitions if t.support > 0}
     last = dict(shown) if shown is not None else recorded_contents(view, traces)
     sim = Simulator(spec)
     replay = Replay(ends={ep.id: tracked[e][-1] for e, ep in enumerate(traces.episodes)},

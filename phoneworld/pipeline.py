@@ -62,6 +62,8 @@ class BuildConfig:
     force: bool = False  # take over an --out folder phoneworld did not write (phoneworld.outdir)
 
     def __post_init__(self) -> None:
+        for name in ("traces", "out"):  # a str path from the Python API means the same Path
+            object.__setattr__(self, name, Path(getattr(self, name)))
         if not 0.0 <= self.heldout < 1.0:
             raise UsageError(f"--heldout must be in [0, 1), got {self.heldout}: "
                              "it is the fraction of each app's steps kept out of the build")

@@ -31,6 +31,8 @@ SKIPPED = {
     "real-data": "needs the real recordings in ../shared/data/real, which the repo does not ship",
     "slow": "takes minutes (measured by hand: see the README)",
     "make": "installs .venv (network, minutes); `make demo` runs the commands tested here",
+    "install": "installs into the current environment; tests/test_wheel.py builds the wheel and "
+               "installs it in a fresh venv",
 }
 RUN = {"sh", "python"}
 SHOWN = {"text", "yaml", "json"}

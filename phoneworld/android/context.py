@@ -1,7 +1,8 @@
 """The template context of an app's Kotlin project: every name, order and literal, decided here.
 
-Templates under `templates/kotlin/` only lay text out; this module turns the app spec into plain
-dicts of already-escaped Kotlin fragments (`codegen`, `layout`) and readable names (`names`).
+Templates under `phoneworld/templates/kotlin/` only lay text out; this module turns the app spec
+into plain dicts of already-escaped Kotlin fragments (`codegen`, `layout`) and readable names
+(`names`).
 """
 
 from __future__ import annotations

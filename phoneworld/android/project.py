@@ -1,4 +1,4 @@
-"""Emit of the Android project: `templates/kotlin/` rendered for one app, file by file.
+"""Emit of the Android project: `phoneworld/templates/kotlin/` rendered for one app, file by file.
 
 The template tree mirrors the generated one (`generated_apps/<app>/android/`): `PACKAGE` in a path
 stands for the app's package folders and `SCREEN` for one file per screen. One jinja2 environment
@@ -13,13 +13,12 @@ from typing import Any
 
 import jinja2
 
+from phoneworld import templates
 from phoneworld.android.context import project_context
 from phoneworld.android.world_context import WorldWiring
 from phoneworld.android.escape import FILTERS
-from phoneworld.errors import ToolchainError
 from phoneworld.ir.app import AppSpec
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "kotlin"
 ANDROID_DIR = "android"
 
 _ENV: jinja2.Environment | None = None
@@ -28,10 +27,8 @@ _ENV: jinja2.Environment | None = None
 def environment() -> jinja2.Environment:
     global _ENV
     if _ENV is None:
-        if not TEMPLATES.is_dir():
-            raise ToolchainError(f"Kotlin templates not found at {TEMPLATES} (a broken install?)")
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+            loader=templates.loader("kotlin"), undefined=jinja2.StrictUndefined,
             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
         )
         env.filters.update(FILTERS)
@@ -40,7 +37,7 @@ def environment() -> jinja2.Environment:
 
 
 def template_names() -> list[str]:
-    return sorted(p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*.j2"))
+    return sorted(environment().list_templates(extensions=["j2"]))
 
 
 def render_project(spec: AppSpec, world: WorldWiring | None = None) -> dict[str, str]:

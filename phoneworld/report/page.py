@@ -1,9 +1,9 @@
 """The HTML report of one built app: the page's sections assembled and rendered by jinja2.
 
-One `Environment` with `StrictUndefined` and autoescaping renders `templates/report/`: every string
-that came from a trace is escaped there. The page is one self-contained file (pictures embedded
-once as SVG symbols, no script, a content security policy that forbids any request), and it is
-deterministic: same build, byte-identical page.
+One `Environment` with `StrictUndefined` and autoescaping renders `phoneworld/templates/report/`:
+every string that came from a trace is escaped there. The page is one self-contained file
+(pictures embedded once as SVG symbols, no script, a content security policy that forbids any
+request), and it is deterministic: same build, byte-identical page.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import logging
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from phoneworld import templates
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import BuildReport
 from phoneworld.report.data import page_data
@@ -30,8 +30,6 @@ from phoneworld.report.tasks_view import TasksView, tasks_view
 from phoneworld.state.track import track
 
 log = logging.getLogger(__name__)
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "report"
 
 
 @dataclass(frozen=True)
@@ -52,7 +50,7 @@ class Page:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=templates.loader("report"),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
         trim_blocks=True,

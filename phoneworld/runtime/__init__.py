@@ -1,7 +1,8 @@
 """The runtime: compiled apps as Gymnasium environments over swappable backends (DESIGN section 5).
 
 Public API: `PhoneEnv` (the env), `Simulator` (the in-process state machine), the `Backend`
-protocol with `SimBackend`, `Obs`, `StepResult`, `SimSnapshot`, `Element`, `load_app`.
+protocol with `SimBackend`, `Obs`, `StepResult`, `SimSnapshot`, `Element`, `load_app`,
+`random_action` (the random policy of `phoneworld run`).
 Names load lazily, so `phoneworld.runtime.sim` (used by the compiler's fidelity pass) does not pull
 in gymnasium. Importing `phoneworld.runtime.env` registers the env with Gymnasium as
 `phoneworld/Phone-v0`: `gymnasium.make("phoneworld.runtime.env:phoneworld/Phone-v0", app=path)`.
@@ -16,17 +17,18 @@ if TYPE_CHECKING:
     from phoneworld.runtime.appdir import load_app
     from phoneworld.runtime.backend import Backend, Obs, SimBackend
     from phoneworld.runtime.env import ENV_ID, PhoneEnv
+    from phoneworld.runtime.episode import random_action
     from phoneworld.runtime.render import Element
     from phoneworld.runtime.sim import SimSnapshot, Simulator, StepResult
 
 _EXPORTS = {
     "load_app": "appdir", "Backend": "backend", "Obs": "backend", "SimBackend": "backend",
-    "ENV_ID": "env", "PhoneEnv": "env", "Element": "render", "SimSnapshot": "sim",
-    "Simulator": "sim", "StepResult": "sim",
+    "ENV_ID": "env", "PhoneEnv": "env", "random_action": "episode", "Element": "render",
+    "SimSnapshot": "sim", "Simulator": "sim", "StepResult": "sim",
 }
 __all__ = [
     "ENV_ID", "Backend", "Element", "Obs", "PhoneEnv", "SimBackend", "SimSnapshot", "Simulator",
-    "StepResult", "load_app",
+    "StepResult", "load_app", "random_action",
 ]
 
 

@@ -16,7 +16,10 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
-from phoneworld.state.track import Tracked, entry_label, initial_state, navigation, track
+from phoneworld.state.untried import untried_rules
+from phoneworld.state.track import (
+    Tracked, entry_label, initial_state, navigation, track, transient_screens,
+)
 
 __all__ = ["infer_state", "prepare"]
 
@@ -31,7 +34,9 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
         if step.next_screen and step.next_screen != step.screen and step.action is not None:
             entries[step.next_screen].add(entry_label(step))
     schema = discover(abstraction, entries)
-    return schema, track(schema, abstraction, graph)
+    tracked = track(schema, abstraction, graph)
+    schema.transient = transient_screens(graph, tracked)
+    return schema, track(schema, abstraction, graph) if schema.transient else tracked
 
 
 def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
@@ -51,6 +56,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
         for branch in _plan(schema, screen_vars, group, dropped):
             rules.append(_rule(schema, branch, tracked))
+    rules += untried_rules(abstraction, graph, rules)
     return StateModel(
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),
@@ -161,16 +167,29 @@ def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples
 def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
     first = branch.samples[0].step
     navs = Counter(
-        navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen)
+        navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen,
+                   schema.transient)
         for s in branch.samples
     )
     nav = navs.most_common(1)[0][0]
+    # back that went to the screen below every time is plain back: wherever the screen was opened
+    # from, back returns there (a pop to a named screen only where back skipped screens)
+    relative = first.action == "back" and nav == "pop" and all(
+        _below(tracked[s.step.episode][s.step.step].stack, s.step.screen) == s.step.next_screen
+        for s in branch.samples)
     return Rule(
         screen=first.screen, action=first.action or "", widget=first.widget, guard=branch.guard,
         effects=structural_effects(schema, first) + branch.effects,
-        target=None if nav == "stay" else branch.target, nav=nav, support=len(branch.samples),
+        target=None if nav == "stay" or relative else branch.target, nav=nav,
+        support=len(branch.samples),
         sources=tuple(s.step.source for s in branch.samples[:MAX_SOURCES]),
     )
+
+
+def _below(stack: tuple[str, ...], screen: str) -> str:
+    """The screen under `screen` on a tracked stack (which ends with the current screen)."""
+    below = stack[:-1] if stack[-1:] == (screen,) else stack
+    return below[-1] if below else ""
 
 
 def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstraction,

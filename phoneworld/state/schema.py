@@ -43,6 +43,8 @@ class Schema:
     # (screen, list wid) -> field -> (item widget, "text" | "flag")
     item_fields: dict[tuple[str, str], dict[str, tuple[str, str]]] = field(default_factory=dict)
     entry_vars: dict[str, str] = field(default_factory=dict)  # screen -> entered_<screen>
+    # screens a click away dismisses (a menu, a dialog): see `track.transient_screens`
+    transient: frozenset[str] = frozenset()
 
     def values(self, reading: ScreenReading) -> dict[str, Any]:
         """The state visible in one reading: scalar values and whole collections."""

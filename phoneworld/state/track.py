@@ -42,14 +42,37 @@ def defaults(schema: Schema) -> dict[str, Any]:
     return {name: default_value(info.kind) for name, info in sorted(schema.variables.items())}
 
 
-def navigation(stack: tuple[str, ...], here: str, there: str) -> str:
-    """`pop` when the next screen is below on the stack (popping down to it), else `push`; `stay`
-    on the screen on top of the stack (also back from a screen the app does not know)."""
+def navigation(stack: tuple[str, ...], here: str, there: str,
+               transient: frozenset[str] = frozenset()) -> str:
+    """`pop` when the next screen is below on the stack (popping down to it), else `push`, or
+    `replace` from a `transient` screen (one that leaving dismisses); `stay` on the screen on top
+    of the stack (also back from a screen the app does not know)."""
     if not there or there == here or (not here and stack[-1:] == (there,)):
         return "stay"
     if there in stack[:-1]:
         return "pop"
-    return "push"
+    return "replace" if here in transient else "push"
+
+
+def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]]) -> frozenset[str]:
+    """Screens that leaving dismisses, as a menu or a dialog is when one of its entries opens
+    another screen: back from where they led went below them at least once and never back to
+    them. Their pushes become replaces, so back from a screen they opened that the recording never
+    backed out of skips them too."""
+    skipped: set[str] = set()
+    returned: set[str] = set()
+    for step in graph.steps:
+        if step.action != "back" or not step.screen or step.next_screen in ("", step.screen):
+            continue
+        stack = tracked[step.episode][step.step].stack
+        below = stack[:-1] if stack[-1:] == (step.screen,) else stack
+        if not below:
+            continue
+        if step.next_screen == below[-1]:
+            returned.add(below[-1])
+        elif step.next_screen in below:
+            skipped.add(below[-1])
+    return frozenset(skipped - returned)
 
 
 def apply_navigation(stack: tuple[str, ...], nav: str, there: str) -> tuple[str, ...]:
@@ -82,7 +105,7 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
             step = by_step.get((e, i - 1))
             if step is not None:
                 _remember(schema, state, step)
-                nav = navigation(stack, step.screen, step.next_screen)
+                nav = navigation(stack, step.screen, step.next_screen, schema.transient)
                 stack = apply_navigation(stack, nav, step.next_screen)
             state.update(schema.values(readings[i]))
             episode.append(Tracked(copy.deepcopy(state), stack))
@@ -97,7 +120,8 @@ def _start(schema: Schema, before: Tracked | None, screen: str
     if before is None:
         return defaults(schema), (screen,)
     top = before.stack[-1] if before.stack else ""
-    stack = apply_navigation(before.stack, navigation(before.stack, top, screen), screen)
+    stack = apply_navigation(before.stack, navigation(before.stack, top, screen, schema.transient),
+                             screen)
     return copy.deepcopy(before.state), stack or (screen,)
 
 

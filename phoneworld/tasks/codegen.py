@@ -1,5 +1,5 @@
 """Verifier code generation (emit side of tasks): a task's rule -> a Python module from
-`templates/verifiers/verifier.py.j2`.
+`phoneworld/templates/verifiers/verifier.py.j2`.
 
 One jinja2 `Environment` with `StrictUndefined`; the template only lays text out. Names, order
 and clause labels are decided here. Every string that came from a spec or a trace (task text,
@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable
 
 import jinja2
 
-from phoneworld.errors import ToolchainError
+from phoneworld import templates
 from phoneworld.ir.app import AppSpec
 from phoneworld.tasks import rules as r
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.verdict import Verdict
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "verifiers"
 VerifyFn = Callable[[Any, Any, Any], Verdict]
 
 
@@ -45,10 +43,8 @@ def pylit(v: Any) -> str:
 
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    if not TEMPLATES.is_dir():
-        raise ToolchainError(f"verifier templates not found at {TEMPLATES} (a broken install?)")
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+        loader=templates.loader("verifiers"), undefined=jinja2.StrictUndefined,
         autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
     )
     env.filters["pystr"] = pystr

@@ -35,11 +35,16 @@ def writer_screens(app: AppSpec, names: set[str]) -> set[str]:
 
 
 def distances(app: AppSpec, targets: Iterable[str]) -> dict[str, int]:
-    """Every screen's fewest transitions to one of `targets` (absent: none reachable)."""
+    """Every screen's fewest transitions to one of `targets` (absent: none reachable). Back (a
+    plain pop, or a screen's default) leads to any screen that opens it."""
     into: dict[str, set[str]] = defaultdict(set)
     for t in app.transitions:
         if t.target is not None:
             into[t.target].add(t.screen)
+    for opened, openers in list(into.items()):
+        for opener in openers:
+            if opener != opened:
+                into[opener].add(opened)
     out = {s: 0 for s in targets}
     todo = deque(out)
     while todo:

@@ -96,7 +96,7 @@ def read_yaml(file: Path, name: str, diags: Diagnostics) -> tuple[Any, dict[Yaml
     return data, lines
 
 
-def _data_path(data: Any, loc: tuple[Any, ...]) -> YamlPath:
+def error_path(data: Any, loc: tuple[Any, ...]) -> YamlPath:
     """A pydantic error location as a path into the YAML data: tagged-union tags (which pydantic
     puts into the location) are dropped, since they are not keys of the document."""
     out: list[Any] = []
@@ -129,7 +129,9 @@ def _near(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
-def _message(err: Any, path: YamlPath) -> str:
+def error_message(err: Any, path: YamlPath) -> str:
+    """One pydantic error of a YAML document (`err`, at `path` from `error_path`) as a message
+    that names the field and, for a misspelt key or tag, the nearest known one."""
     t, where = err["type"], _render(path)
     inp = err.get("input")
     if t == "union_tag_not_found" and "'from'" in err.get("ctx", {}).get("discriminator", ""):
@@ -165,11 +167,11 @@ def parse_task(data: Any, lines: dict[YamlPath, int], name: str,
         return TaskSpec.model_validate(data)
     except ValidationError as exc:
         for err in exc.errors():
-            path = _data_path(data, tuple(err["loc"]))
+            path = error_path(data, tuple(err["loc"]))
             inp = err.get("input")
             if err["type"] == "union_tag_invalid" and isinstance(inp, dict) and len(inp) == 1:
                 path = (*path, next(iter(inp)))  # point at the unknown key itself
-            diags.error(codes.SCHEMA, _message(err, path),
+            diags.error(codes.SCHEMA, error_message(err, path),
                         SourceRef(file=name, line=line_of(lines, path)))
         return None
 

@@ -1,6 +1,6 @@
 """A world as one Gymnasium env: `PhoneEnv` over `WorldBackend`, so observations, info keys and
-actions are exactly those of a single app (`phoneworld.runtime.env`), and agents and `rl/` prompts
-work unchanged. `info["state"]` is the world state (`phoneworld.world.device`); `reset(options=
+actions are exactly those of a single app (`phoneworld.runtime.env`), and agents and `phoneworld.rl`
+prompts work unchanged. `info["state"]` is the world state (`phoneworld.world.device`); `reset(options=
 {"state": ...})` takes a (partial) world state.
 """
 

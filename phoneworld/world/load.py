@@ -20,7 +20,7 @@ from phoneworld.ir.app import AppSpec, ScreenSpec, Widget
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.tasks import codes as task_codes
-from phoneworld.tasks.load import YamlPath, _data_path, _message, line_of, read_yaml
+from phoneworld.tasks.load import YamlPath, error_message, error_path, line_of, read_yaml
 from phoneworld.world import codes
 from phoneworld.world.spec import AppEntry, WorldSpec
 
@@ -79,8 +79,9 @@ def parse_world(path: Path, diags: Diagnostics) -> tuple[WorldSpec | None, dict[
         spec = WorldSpec.model_validate(data)
     except ValidationError as exc:
         for err in exc.errors():
-            p = _data_path(data, tuple(err["loc"]))
-            diags.error(codes.SCHEMA, _message(err, p), SourceRef(file=name, line=line_of(lines, p)),
+            p = error_path(data, tuple(err["loc"]))
+            diags.error(codes.SCHEMA, error_message(err, p),
+                        SourceRef(file=name, line=line_of(lines, p)),
                         "see the fields in phoneworld/world/spec.py or examples/world.yaml")
         return None, lines
     _trace_sources(spec, path, lines, diags)

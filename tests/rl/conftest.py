@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("torch", reason="the rl extra is not installed (pip install -e '.[rl]')")
 pytest.importorskip("trl", reason="the rl extra is not installed (pip install -e '.[rl]')")
 
-from rl.config import ModelConfig, PromptConfig, SamplingConfig  # noqa: E402
+from phoneworld.rl.config import ModelConfig, PromptConfig, SamplingConfig  # noqa: E402
 
 from .judge_server import JudgeServer  # noqa: E402
 
@@ -33,7 +33,7 @@ def prompt_cfg() -> PromptConfig:
 
 @pytest.fixture
 def tiny_policy(prompt_cfg: PromptConfig) -> Any:
-    from rl.assembly import load_policy
+    from phoneworld.rl.assembly import load_policy
 
     return load_policy(ModelConfig(name_or_path="tiny", device="cpu"), prompt_cfg,
                        SamplingConfig(batch_bucket=8, length_bucket=16))

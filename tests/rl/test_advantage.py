@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rl.advantage import Group, compute_advantages, episode_advantages, has_signal, step_advantages
-from rl.rollout import Episode, StepRecord
-from rl.tasks import RLTask
+from phoneworld.rl.advantage import (
+    Group, compute_advantages, episode_advantages, has_signal, step_advantages,
+)
+from phoneworld.rl.rollout import Episode, StepRecord
+from phoneworld.rl.tasks import RLTask
 
 TASK = RLTask("t", "app", "create", "Do it")
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from rl.advantage import Group
-from rl.buffer import MixBuffer
-from rl.rollout import Episode, StepRecord
-from rl.tasks import RLTask
+from phoneworld.rl.advantage import Group
+from phoneworld.rl.buffer import MixBuffer
+from phoneworld.rl.rollout import Episode, StepRecord
+from phoneworld.rl.tasks import RLTask
 
 
 class FakePolicy:

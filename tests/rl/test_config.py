@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rl.config import ConfigError, JudgeConfig, load_config
-from rl.grpo_config import GRPOConfig
-from rl.sft_config import SFTConfig
+from phoneworld.rl.config import ConfigError, JudgeConfig, load_config
+from phoneworld.rl.grpo_config import GRPOConfig
+from phoneworld.rl.sft_config import SFTConfig
 
 
 def test_yaml_with_nested_sections_and_overrides(tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def test_judge_key_stays_in_the_environment(monkeypatch: pytest.MonkeyPatch,
     cfg = JudgeConfig(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="MY_JUDGE_KEY")
     assert cfg.resolved()[2] == "sk-secret-123"
     assert "sk-secret" not in repr(cfg) and "sk-secret" not in str(cfg)
-    from rl.judge import RubricJudge
+    from phoneworld.rl.judge import RubricJudge
 
     with caplog.at_level(logging.DEBUG):
         RubricJudge(cfg)
@@ -71,10 +71,11 @@ def test_help_lists_every_config_field_with_its_help(command: str, cls: str) -> 
 
     from typer.testing import CliRunner
 
-    from rl.cli import app as rl_app
-    from rl.config import field_help
+    from phoneworld.rl.cli import app as rl_app
+    from phoneworld.rl.config import field_help
 
-    module = {"sft": "rl.sft_config", "train": "rl.grpo_config", "eval": "rl.eval_config"}
+    module = {"sft": "phoneworld.rl.sft_config", "train": "phoneworld.rl.grpo_config",
+              "eval": "phoneworld.rl.eval_config"}
     config = getattr(importlib.import_module(module[command]), cls)
     res = CliRunner().invoke(rl_app, [command, "--help"], env={"COLUMNS": "400"})
     assert res.exit_code == 0, res.output

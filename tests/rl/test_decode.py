@@ -1,4 +1,4 @@
-"""The static decoder (rl.decode) against transformers' own decoding loop."""
+"""The static decoder (phoneworld.rl.decode) against transformers' own decoding loop."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 import torch
 
-from rl import decode
-from rl.config import SamplingConfig
-from rl.decode import StaticDecoder, unsupported
-from rl.prompting import StepView
-from rl.sampling import BatchGenerator
+from phoneworld.rl import decode
+from phoneworld.rl.config import SamplingConfig
+from phoneworld.rl.decode import StaticDecoder, unsupported
+from phoneworld.rl.prompting import StepView
+from phoneworld.rl.sampling import BatchGenerator
 
 
 def _gens(policy: Any, new: int, **cfg: Any) -> tuple[BatchGenerator, BatchGenerator]:

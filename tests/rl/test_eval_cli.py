@@ -48,6 +48,6 @@ def test_bad_config_exits_2_with_the_fix(tmp_path: Path) -> None:
 
 def test_import_phoneworld_does_not_import_torch() -> None:
     code = ("import sys, phoneworld, phoneworld.cli, phoneworld.runtime.env; "
-            "print(any(m in sys.modules for m in ('torch', 'transformers', 'trl', 'rl')))")
+            "print(any(m in sys.modules for m in ('torch', 'transformers', 'trl', 'phoneworld.rl')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert out.stdout.strip() == "False", out.stderr

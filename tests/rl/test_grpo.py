@@ -9,10 +9,10 @@ from typing import Any
 
 import torch
 
-from rl.assembly import build_sources
-from rl.config import load_config
-from rl.grpo_config import GRPOConfig
-from rl.grpo_trainer import GRPOTrainer, group_rows, micro_batches
+from phoneworld.rl.assembly import build_sources
+from phoneworld.rl.config import load_config
+from phoneworld.rl.grpo_config import GRPOConfig
+from phoneworld.rl.grpo_trainer import GRPOTrainer, group_rows, micro_batches
 
 from .conftest import grpo_overrides
 
@@ -48,7 +48,7 @@ def test_rows_are_one_per_step_with_bounded_context(app_dir: str, tiny_policy: A
     (src,) = build_sources(cfg, None)
     coin_rewards([src], seed=3)
     groups = [g for g in src.produce(tiny_policy, 2)]
-    from rl.advantage import compute_advantages
+    from phoneworld.rl.advantage import compute_advantages
 
     for g in groups:
         compute_advantages(g)
@@ -66,7 +66,7 @@ def test_rows_are_one_per_step_with_bounded_context(app_dir: str, tiny_policy: A
 def test_resume_continues_from_the_checkpoint(app_dir: str, tmp_path: Path) -> None:
     over = grpo_overrides(app_dir, tmp_path / "run", resume=True, updates=1)
     cfg = load_config(GRPOConfig, None, over)
-    from rl.assembly import load_policy
+    from phoneworld.rl.assembly import load_policy
 
     pol = load_policy(cfg.model, cfg.prompt, cfg.sampling)
     srcs = build_sources(cfg, None)

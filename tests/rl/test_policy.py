@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 import torch
 
-from rl.actions import ActionParseError, format_action, parse_action_text
-from rl.config import PromptConfig, SamplingConfig
-from rl.model import tiny_tokenizer
-from rl.prompting import CUT_MARK, PromptBuilder, StepView
-from rl.sampling import BatchGenerator
+from phoneworld.rl.actions import ActionParseError, format_action, parse_action_text
+from phoneworld.rl.config import PromptConfig, SamplingConfig
+from phoneworld.rl.model import tiny_tokenizer
+from phoneworld.rl.prompting import CUT_MARK, PromptBuilder, StepView
+from phoneworld.rl.sampling import BatchGenerator
 
 
 @pytest.mark.parametrize("text", [

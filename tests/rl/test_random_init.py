@@ -6,8 +6,8 @@ from pathlib import Path
 
 import torch
 
-from rl.config import ModelConfig
-from rl.model import load_model
+from phoneworld.rl.config import ModelConfig
+from phoneworld.rl.model import load_model
 
 
 def test_random_init_is_seeded(tmp_path: Path) -> None:

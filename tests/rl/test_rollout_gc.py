@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from rl.rollout import gc_paused, run_episodes
+from phoneworld.rl.rollout import gc_paused, run_episodes
 
 
 @pytest.fixture(autouse=True)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import torch
 
-from rl.actions import parse_action_text
-from rl.config import load_config
-from rl.model import tiny_tokenizer
-from rl.prompting import PromptBuilder
-from rl.sft_config import SFTConfig
-from rl.sft_data import file_steps, oracle_steps, to_rows
+from phoneworld.rl.actions import parse_action_text
+from phoneworld.rl.config import load_config
+from phoneworld.rl.model import tiny_tokenizer
+from phoneworld.rl.prompting import PromptBuilder
+from phoneworld.rl.sft_config import SFTConfig
+from phoneworld.rl.sft_data import file_steps, oracle_steps, to_rows
 
 from .conftest import SMALL_PROMPT
 
@@ -27,7 +27,7 @@ def sft_config(app: str, out: Path, **extra: object) -> SFTConfig:
 
 
 def test_oracle_demos_use_element_ids_and_replay(app_dir: str) -> None:
-    from rl.assembly import app_tasks
+    from phoneworld.rl.assembly import app_tasks
 
     tid = next(t for t in app_tasks(app_dir).ids() if t.startswith("create"))
     steps = oracle_steps(app_dir, tid, seed=1)
@@ -38,10 +38,10 @@ def test_oracle_demos_use_element_ids_and_replay(app_dir: str) -> None:
 
 
 def test_rows_mask_only_the_action(app_dir: str) -> None:
-    from rl.config import PromptConfig
+    from phoneworld.rl.config import PromptConfig
 
     b = PromptBuilder(tiny_tokenizer(), PromptConfig(**SMALL_PROMPT))
-    from rl.assembly import app_tasks
+    from phoneworld.rl.assembly import app_tasks
 
     tid = next(t for t in app_tasks(app_dir).ids() if t.startswith("setting_"))
     steps = oracle_steps(app_dir, tid, seed=0)
@@ -67,8 +67,8 @@ def test_demo_files_in_the_demos_format(tmp_path: Path) -> None:
 def test_one_sft_step_changes_the_weights(app_dir: str, tmp_path: Path) -> None:
     from transformers import AutoModelForCausalLM
 
-    from rl.model import load_model
-    from rl.sft_trainer import run_sft
+    from phoneworld.rl.model import load_model
+    from phoneworld.rl.sft_trainer import run_sft
 
     cfg = sft_config(app_dir, tmp_path / "sft")
     initial, _ = load_model(cfg.model)

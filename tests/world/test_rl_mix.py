@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("torch")
 
-from rl.config import ConfigError, SourceConfig, TaskConfig  # noqa: E402
-from rl.grpo_config import GRPOConfig  # noqa: E402
-from rl.rewards import VerifierReward  # noqa: E402
-from rl.sources import Mix, Source, sim_env  # noqa: E402
-from rl.tasks import AppTasks, WorldTasks, move_action  # noqa: E402
+from phoneworld.rl.config import ConfigError, SourceConfig, TaskConfig  # noqa: E402
+from phoneworld.rl.grpo_config import GRPOConfig  # noqa: E402
+from phoneworld.rl.rewards import VerifierReward  # noqa: E402
+from phoneworld.rl.sources import Mix, Source, sim_env  # noqa: E402
+from phoneworld.rl.tasks import AppTasks, WorldTasks, move_action  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -76,13 +76,13 @@ def test_world_tasks_feed_sft_demos_and_the_cross_app_eval_split(mini_world_dir:
                                                                   tmp_path: Path) -> None:
     """tasks.worlds: training cross-app tasks become oracle demonstrations (SFT rows that replay
     in the world), held-out ones the heldout_cross_app eval split; the two never overlap."""
-    from rl.assembly import load_policy, world_splits
-    from rl.config import ModelConfig, PromptConfig, SamplingConfig
-    from rl.eval_config import EvalConfig
-    from rl.evaluate import evaluate
-    from rl.sft_config import SFTConfig
-    from rl.sft_trainer import demo_jobs
-    from rl.sft_data import oracle_steps
+    from phoneworld.rl.assembly import load_policy, world_splits
+    from phoneworld.rl.config import ModelConfig, PromptConfig, SamplingConfig
+    from phoneworld.rl.eval_config import EvalConfig
+    from phoneworld.rl.evaluate import evaluate
+    from phoneworld.rl.sft_config import SFTConfig
+    from phoneworld.rl.sft_trainer import demo_jobs
+    from phoneworld.rl.sft_data import oracle_steps
 
     tasks = TaskConfig(worlds=[str(mini_world_dir)], heldout_fraction=0.3)
     sp = {s.name: s.ids for s in world_splits(tasks)}

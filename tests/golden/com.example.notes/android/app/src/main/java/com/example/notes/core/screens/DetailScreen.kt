@@ -58,10 +58,10 @@ object DetailScreen : Screen("s02_detail", "detail", "com.example.notes", "com.e
 }
 
 /**
- * On "detail", back: goes back to s00_main (seen 1 times).
+ * On "detail", back: goes back (seen 1 times).
  * Transition t011_s02_detail_back.
  */
-object DetailBack : Transition("t011_s02_detail_back", "s02_detail", "back", null, "s00_main", Nav.POP) {
+object DetailBack : Transition("t011_s02_detail_back", "s02_detail", "back", null, null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s02_detail:back:")
     }
@@ -79,10 +79,10 @@ object DetailClickDeleteButton : Transition("t012_s02_detail_click_delete_button
 }
 
 /**
- * On "detail", click edit_button: opens s01_editor (seen 2 times).
+ * On "detail", click edit_button: replaces it with s01_editor (seen 2 times).
  * Transition t013_s02_detail_click_edit_button.
  */
-object DetailClickEditButton : Transition("t013_s02_detail_click_edit_button", "s02_detail", "click", "edit_button", "s01_editor", Nav.PUSH) {
+object DetailClickEditButton : Transition("t013_s02_detail_click_edit_button", "s02_detail", "click", "edit_button", "s01_editor", Nav.REPLACE) {
     override fun apply(c: Ctx) {
         c.state.enteredEditor = Values.asText("s02_detail:click:edit_button")
         c.state.titleInput = Values.asText(c.state.selectedNoteListItemsRecord()?.noteTitle)

@@ -49,10 +49,10 @@ object EditorScreen : Screen("s01_editor", "editor", "com.example.notes", "com.e
 }
 
 /**
- * On "editor", back: goes back to s00_main (seen 1 times).
+ * On "editor", back: goes back (seen 1 times).
  * Transition t004_s01_editor_back.
  */
-object EditorBack : Transition("t004_s01_editor_back", "s01_editor", "back", null, "s00_main", Nav.POP) {
+object EditorBack : Transition("t004_s01_editor_back", "s01_editor", "back", null, null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s01_editor:back:")
     }

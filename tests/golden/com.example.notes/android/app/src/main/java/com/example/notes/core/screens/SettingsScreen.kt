@@ -46,10 +46,10 @@ object SettingsScreen : Screen("s03_settings", "settings", "com.example.notes", 
 }
 
 /**
- * On "settings", back: goes back to s00_main (seen 2 times).
+ * On "settings", back: goes back (seen 2 times).
  * Transition t015_s03_settings_back.
  */
-object SettingsBack : Transition("t015_s03_settings_back", "s03_settings", "back", null, "s00_main", Nav.POP) {
+object SettingsBack : Transition("t015_s03_settings_back", "s03_settings", "back", null, null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s03_settings:back:")
     }

@@ -17,12 +17,12 @@ from typing import Any
 
 import torch
 
-from rl.actions import ActionParseError, parse_action_text
-from rl.attention import use_grouped_attention
-from rl.config import PromptConfig, SamplingConfig
-from rl.model import DTYPES
-from rl.prompting import PromptBuilder, StepView
-from rl.sampling import BatchGenerator
+from phoneworld.rl.actions import ActionParseError, parse_action_text
+from phoneworld.rl.attention import use_grouped_attention
+from phoneworld.rl.config import PromptConfig, SamplingConfig
+from phoneworld.rl.model import DTYPES
+from phoneworld.rl.prompting import PromptBuilder, StepView
+from phoneworld.rl.sampling import BatchGenerator
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rl.config import PromptConfig
+from phoneworld.rl.config import PromptConfig
 
 SYSTEM = (
     "You operate an Android app to complete a task. Each turn you get the task, your previous "

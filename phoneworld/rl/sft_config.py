@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rl.config import ModelConfig, PromptConfig, TaskConfig, check, h
+from phoneworld.rl.config import ModelConfig, PromptConfig, TaskConfig, check, h
 
 
 @dataclass

@@ -23,12 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rl.advantage import Group
-from rl.config import SourceConfig
-from rl.policy import Policy
-from rl.rewards import RewardFn
-from rl.rollout import EnvHandle, PhoneEnvHandle, Runner, run_episodes
-from rl.tasks import RLTask, TaskSource, is_world_dir
+from phoneworld.rl.advantage import Group
+from phoneworld.rl.config import SourceConfig
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.rewards import RewardFn
+from phoneworld.rl.rollout import EnvHandle, PhoneEnvHandle, Runner, run_episodes
+from phoneworld.rl.tasks import RLTask, TaskSource, is_world_dir
 
 log = logging.getLogger(__name__)
 EnvFactory = Callable[[RLTask, int], EnvHandle]  # (task, slot) -> env; slot picks a device
@@ -38,7 +38,7 @@ ENV_STEP_CAP = 10_000  # the runner owns the budget; the env's own is only a bac
 @functools.lru_cache(maxsize=64)
 def app_spec(app_dir: str) -> Any:
     """A built app's spec, loaded once and shared by every env on it."""
-    from phoneworld.runtime.appdir import load_app
+    from phoneworld import load_app
 
     return load_app(Path(app_dir))
 
@@ -46,17 +46,17 @@ def app_spec(app_dir: str) -> Any:
 @functools.lru_cache(maxsize=16)
 def world_def(world_dir: str) -> Any:
     """A built world's apps and wiring, loaded once; every env gets its own `World` on it."""
-    from phoneworld.world.load import load_world
+    from phoneworld import load_world
 
     return load_world(Path(world_dir))
 
 
 def sim_env(app_dir: str) -> EnvHandle:
     """A simulator env on an app folder, or on a world folder (cross-app tasks)."""
-    from phoneworld.runtime.env import PhoneEnv
+    from phoneworld import PhoneEnv
 
     if is_world_dir(app_dir):
-        from phoneworld.world.env import world_env
+        from phoneworld import world_env
 
         return PhoneEnvHandle(world_env(world_def(app_dir), max_steps=ENV_STEP_CAP))
     return PhoneEnvHandle(PhoneEnv(app_spec(app_dir), max_steps=ENV_STEP_CAP))
@@ -69,16 +69,16 @@ def env_factory(cfg: SourceConfig) -> EnvFactory:
         return sim_env(task.app)
 
     def adb(task: RLTask, slot: int) -> EnvHandle:
-        from phoneworld.devices.adb_backend import AdbBackend
-        from phoneworld.runtime.env import PhoneEnv
+        from phoneworld.devices import AdbBackend
+        from phoneworld import PhoneEnv
 
         backend = AdbBackend(cfg.serials[slot % len(cfg.serials)], app_spec(task.app))
         return PhoneEnvHandle(PhoneEnv(app_spec(task.app), backend=backend,
                                        max_steps=ENV_STEP_CAP))
 
     def real(task: RLTask, slot: int) -> EnvHandle:
-        from phoneworld.devices.real_backend import RealAppBackend, real_app_spec
-        from phoneworld.runtime.env import PhoneEnv
+        from phoneworld.devices import RealAppBackend, real_app_spec
+        from phoneworld import PhoneEnv
 
         backend = RealAppBackend(cfg.serials[slot % len(cfg.serials)], task.app)
         return PhoneEnvHandle(PhoneEnv(real_app_spec(backend), backend=backend,

@@ -13,13 +13,13 @@ from typing import Any
 
 import yaml
 
-from rl.config import ConfigError, JudgeConfig, ModelConfig, PromptConfig, SamplingConfig
-from rl.config import SourceConfig, TaskConfig
-from rl.judge import RubricJudge
-from rl.policy import Policy
-from rl.rewards import JudgeReward, RewardFn, VerifierReward
-from rl.sources import Source
-from rl.tasks import AppTasks, RLTask, StaticTasks, TaskSource, WorldTasks, split_ids
+from phoneworld.rl.config import ConfigError, JudgeConfig, ModelConfig, PromptConfig, SamplingConfig
+from phoneworld.rl.config import SourceConfig, TaskConfig
+from phoneworld.rl.judge import RubricJudge
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.rewards import JudgeReward, RewardFn, VerifierReward
+from phoneworld.rl.sources import Source
+from phoneworld.rl.tasks import AppTasks, RLTask, StaticTasks, TaskSource, WorldTasks, split_ids
 
 log = logging.getLogger(__name__)
 _APP_CACHE: dict[str, AppTasks] = {}
@@ -38,7 +38,7 @@ class Split:
 
 def load_policy(model: ModelConfig, prompt: PromptConfig, sampling: SamplingConfig,
                 init_from: str | None = None) -> Policy:
-    from rl.model import load_model
+    from phoneworld.rl.model import load_model
 
     if init_from:
         if not Path(init_from).is_dir():

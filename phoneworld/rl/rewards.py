@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rl.judge import RubricJudge
-from rl.rollout import Episode
+from phoneworld.rl.judge import RubricJudge
+from phoneworld.rl.rollout import Episode
 
 
 class RewardFn(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rl.config import (
+from phoneworld.rl.config import (
     JudgeConfig, ModelConfig, PromptConfig, SamplingConfig, SourceConfig, TaskConfig, check, h,
 )
 

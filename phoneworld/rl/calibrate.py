@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rl.assembly import app_tasks
-from rl.config import JudgeConfig, check, h, to_dict
-from rl.judge import RubricJudge
-from rl.rewards import JudgeReward
-from rl.rollout import Episode, StepRecord
-from rl.sources import sim_env
-from rl.tasks import RLTask, move_action
+from phoneworld.rl.assembly import app_tasks
+from phoneworld.rl.config import JudgeConfig, check, h, to_dict
+from phoneworld.rl.judge import RubricJudge
+from phoneworld.rl.rewards import JudgeReward
+from phoneworld.rl.rollout import Episode, StepRecord
+from phoneworld.rl.sources import sim_env
+from phoneworld.rl.tasks import RLTask, move_action
 
 KINDS = ("oracle", "near_miss", "random")
 
@@ -64,7 +64,7 @@ def scripted_episode(task: RLTask, actions: list[dict[str, Any]]) -> Episode:
 
 
 def _episodes(app_dir: str, cfg: CalibrationConfig, rng: random.Random) -> list[tuple[str, Episode]]:
-    from phoneworld.runtime.episode import random_action
+    from phoneworld.runtime import random_action
 
     tasks = app_tasks(app_dir)
     dev = tasks.app.device

@@ -22,14 +22,14 @@ from typing import Any
 
 import torch
 
-from rl import checkpoint
-from rl.advantage import Group, compute_advantages
-from rl.assembly import build_sources, load_policy, make_judge
-from rl.buffer import MixBuffer
-from rl.config import to_dict
-from rl.grpo_config import GRPOConfig
-from rl.policy import Policy
-from rl.sources import Source
+from phoneworld.rl import checkpoint
+from phoneworld.rl.advantage import Group, compute_advantages
+from phoneworld.rl.assembly import build_sources, load_policy, make_judge
+from phoneworld.rl.buffer import MixBuffer
+from phoneworld.rl.config import to_dict
+from phoneworld.rl.grpo_config import GRPOConfig
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.sources import Source
 
 log = logging.getLogger(__name__)
 

@@ -3,8 +3,9 @@
 Rows are tokenized by rl's own `PromptBuilder` (so SFT, RL and evaluation see identical ids) and
 handed to `SFTTrainer` pre-tokenized (`input_ids` + `completion_mask`): TRL builds the labels
 (completion-only loss), pads, batches, schedules, checkpoints and resumes. The GGUF quantizer is
-removed at load (`rl.model.strip_quantizer`), since `Trainer` refuses a quantized model. The final
-model is saved to `output_dir/final`, a folder that `from_pretrained` and `init_from` accept.
+removed at load (`phoneworld.rl.model.strip_quantizer`), since `Trainer` refuses a quantized
+model. The final model is saved to `output_dir/final`, a folder that `from_pretrained` and
+`init_from` accept.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rl.assembly import splits, world_splits
-from rl.config import to_dict
-from rl.model import load_model, save_model
-from rl.prompting import PromptBuilder
-from rl.sft_config import SFTConfig
-from rl.sft_data import file_steps, oracle_demos, to_rows
+from phoneworld.rl.assembly import splits, world_splits
+from phoneworld.rl.config import to_dict
+from phoneworld.rl.model import load_model, save_model
+from phoneworld.rl.prompting import PromptBuilder
+from phoneworld.rl.sft_config import SFTConfig
+from phoneworld.rl.sft_data import file_steps, oracle_demos, to_rows
 
 log = logging.getLogger(__name__)
 

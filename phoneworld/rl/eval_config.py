@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rl.config import ModelConfig, PromptConfig, SamplingConfig, TaskConfig, check, h
+from phoneworld.rl.config import ModelConfig, PromptConfig, SamplingConfig, TaskConfig, check, h
 
 SPLITS = ("train", "heldout_tasks", "heldout_apps", "train_cross_app", "heldout_cross_app")
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from phoneworld.errors import PhoneworldError
+from phoneworld import PhoneworldError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_show_locals=False,
                   help="Train and evaluate phone agents: SFT, step-wise GRPO, evaluation.")
@@ -34,7 +34,7 @@ def _fields_epilog(module: str, name: str) -> str:
 
     from rich.markup import escape
 
-    from rl.config import field_help
+    from phoneworld.rl.config import field_help
 
     cls = getattr(importlib.import_module(module), name)
     rows = [f"[bold]{key}[/bold]{f' = {escape(default)}' if default else ''}: {escape(text)}"
@@ -44,7 +44,7 @@ def _fields_epilog(module: str, name: str) -> str:
 
 
 def _load(cls: Any, config: Optional[Path], sets: list[str]) -> Any:
-    from rl.config import load_config, parse_override
+    from phoneworld.rl.config import load_config, parse_override
 
     return load_config(cls, config, dict(parse_override(s) for s in sets))
 
@@ -60,14 +60,14 @@ def _progress() -> Progress:
                     console=err)
 
 
-@app.command(epilog=_fields_epilog("rl.sft_config", "SFTConfig"))
+@app.command(epilog=_fields_epilog("phoneworld.rl.sft_config", "SFTConfig"))
 def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Supervised fine-tuning on oracle demonstrations (TRL SFTTrainer)."""
-    from rl.sft_config import SFTConfig
+    from phoneworld.rl.sft_config import SFTConfig
 
     try:
         cfg = _load(SFTConfig, config, sets)
-        from rl.sft_trainer import run_sft
+        from phoneworld.rl.sft_trainer import run_sft
 
         with _progress() as prog:
             bar = prog.add_task("sft", total=None, info="")
@@ -83,14 +83,14 @@ def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     typer.echo(str(final))
 
 
-@app.command(epilog=_fields_epilog("rl.grpo_config", "GRPOConfig"))
+@app.command(epilog=_fields_epilog("phoneworld.rl.grpo_config", "GRPOConfig"))
 def train(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Online RL: step-wise GRPO over mixed mock/real sources."""
-    from rl.grpo_config import GRPOConfig
+    from phoneworld.rl.grpo_config import GRPOConfig
 
     try:
         cfg = _load(GRPOConfig, config, sets)  # a bad config fails before torch is imported
-        from rl.grpo_trainer import GRPOTrainer
+        from phoneworld.rl.grpo_trainer import GRPOTrainer
 
         trainer = GRPOTrainer(cfg)
         with _progress() as prog:
@@ -109,15 +109,15 @@ def train(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     typer.echo(str(Path(cfg.output_dir)))
 
 
-@app.command("eval", epilog=_fields_epilog("rl.eval_config", "EvalConfig"))
+@app.command("eval", epilog=_fields_epilog("phoneworld.rl.eval_config", "EvalConfig"))
 def eval_(config: Optional[Path] = CONFIG, sets: list[str] = SET,
           as_json: bool = typer.Option(False, "--json", help="Print the JSON results.")) -> None:
     """Success per category on held-out tasks and apps, mean steps, parse-error rate."""
-    from rl.eval_config import EvalConfig
+    from phoneworld.rl.eval_config import EvalConfig
 
     try:
         cfg = _load(EvalConfig, config, sets)
-        from rl.evaluate import evaluate, rows_for_table
+        from phoneworld.rl.evaluate import evaluate, rows_for_table
 
         with err.status("evaluating"):
             result = evaluate(cfg)
@@ -137,7 +137,7 @@ def eval_(config: Optional[Path] = CONFIG, sets: list[str] = SET,
 @app.command()
 def calibrate(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Score the rubric judge against rule verifiers on mock-app episodes."""
-    from rl.calibrate import CalibrationConfig, run_calibration
+    from phoneworld.rl.calibrate import CalibrationConfig, run_calibration
 
     try:
         cfg = _load(CalibrationConfig, config, sets)

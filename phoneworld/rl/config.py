@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from phoneworld.errors import UsageError
+from phoneworld import UsageError
 
 T = TypeVar("T")
 

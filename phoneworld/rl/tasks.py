@@ -98,7 +98,7 @@ class AppTasks:
     """The checked tasks of one compiled app, through `phoneworld.tasks`."""
 
     def __init__(self, app_dir: str | Path, spec_dirs: list[Path] | None = None) -> None:
-        from phoneworld.runtime.appdir import load_app
+        from phoneworld import load_app
 
         self.app_dir = str(app_dir)
         self.app = load_app(Path(app_dir))
@@ -110,9 +110,7 @@ class AppTasks:
         """Checked tasks: the build's kept ones (its sanity check already ran the oracle), or,
         for an app built without tasks or with extra `spec_dirs`, synthesized/loaded and
         checked here."""
-        from phoneworld.tasks.catalog import load_catalog
-        from phoneworld.tasks.codegen import compile_verifier
-        from phoneworld.tasks.sanity import TaskCheck, check_tasks
+        from phoneworld.tasks import TaskCheck, check_tasks, compile_verifier, load_catalog
 
         extra = [d for d in spec_dirs or [] if d.exists()]
         catalog = load_catalog(Path(self.app_dir))
@@ -121,7 +119,7 @@ class AppTasks:
         checks = [TaskCheck(spec, True, verifier=compile_verifier(spec, self.app))
                   for spec in trusted]
         if extra or not trusted:
-            from phoneworld.tasks.synthesis import synthesize
+            from phoneworld.tasks import synthesize
 
             specs = ([t.spec for t in load_catalog(Path(self.app_dir), extra,
                                                    synthesized=False).tasks] if extra
@@ -136,7 +134,7 @@ class AppTasks:
         return str(self._checks[task_id].task.kind())
 
     def draw(self, task_id: str, seed: int) -> RLTask:
-        from phoneworld.tasks.params import instantiate
+        from phoneworld.tasks import instantiate
 
         check = self._checks[task_id]
         spec, verifier = check.task, check.verifier
@@ -151,9 +149,8 @@ class AppTasks:
 
     def demo(self, task_id: str, seed: int) -> tuple[RLTask, list[Any]] | None:
         """The task drawn with `seed` and the oracle's moves for it (None: unsolved)."""
-        from phoneworld.runtime.sim import Simulator
-        from phoneworld.tasks.oracle import solve
-        from phoneworld.tasks.params import instantiate
+        from phoneworld.runtime import Simulator
+        from phoneworld.tasks import instantiate, solve
 
         check = self._checks[task_id]
         inst = instantiate(check.task, self.app, seed=seed, verify=check.verifier)
@@ -179,11 +176,8 @@ class WorldTasks:
     """The kept cross-app tasks of a built world folder (`phoneworld world build`)."""
 
     def __init__(self, world_dir: str | Path) -> None:
-        from phoneworld.tasks.codegen import compile_verifier
-        from phoneworld.world.check import load_world_tasks
-        from phoneworld.world.device import World
-        from phoneworld.world.load import load_world
-        from phoneworld.world.schema import schema_of
+        from phoneworld.tasks import compile_verifier
+        from phoneworld.world import World, load_world, load_world_tasks, schema_of
 
         self.world_dir = str(world_dir)
         self.world = World(load_world(Path(world_dir)))
@@ -202,10 +196,10 @@ class WorldTasks:
         return "cross_app"
 
     def draw(self, task_id: str, seed: int) -> RLTask:
-        from phoneworld.world.schema import instantiate
+        from phoneworld.world import instantiate_world_task
 
         spec, verifier = self._tasks[task_id]
-        inst = instantiate(spec, self.schema, seed=seed, verify=verifier)
+        inst = instantiate_world_task(spec, self.schema, seed=seed, verify=verifier)
         params = dict(inst.params)
 
         def verify(state: dict[str, Any], answer: Any) -> bool:
@@ -216,12 +210,11 @@ class WorldTasks:
 
     def demo(self, task_id: str, seed: int) -> tuple[RLTask, list[Any]] | None:
         """The task drawn with `seed` and the world oracle's moves for it (None: unsolved)."""
-        from phoneworld.world.oracle import solve
-        from phoneworld.world.schema import instantiate
+        from phoneworld.world import instantiate_world_task, solve_world_task
 
         spec, verifier = self._tasks[task_id]
-        inst = instantiate(spec, self.schema, seed=seed, verify=verifier)
-        res = solve(self.world, self.schema, inst, verifier)
+        inst = instantiate_world_task(spec, self.schema, seed=seed, verify=verifier)
+        res = solve_world_task(self.world, self.schema, inst, verifier)
         return (self.draw(task_id, seed), list(res.moves)) if res.solved else None
 
 

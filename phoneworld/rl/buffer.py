@@ -18,9 +18,9 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable
 
-from rl.advantage import Group, has_signal
-from rl.policy import Policy
-from rl.sources import Source
+from phoneworld.rl.advantage import Group, has_signal
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.sources import Source
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from phoneworld.collector import gc_paused
-from rl.actions import format_action
-from rl.policy import Decision, Policy
-from rl.prompting import StepView
-from rl.tasks import RLTask
+from phoneworld.rl.actions import format_action
+from phoneworld.rl.policy import Decision, Policy
+from phoneworld.rl.prompting import StepView
+from phoneworld.rl.tasks import RLTask
 
 log = logging.getLogger(__name__)
 INVALID_OUTPUT = "(invalid output)"

@@ -1,4 +1,4 @@
-"""`rl`: the training backend of phoneworld (DESIGN section 1, item 4).
+"""`phoneworld.rl`: the training backend of phoneworld (DESIGN section 1, item 4).
 
 SFT on oracle demonstrations and traces (TRL's `SFTTrainer`), then multi-turn RL in the GRPO
 family over mock apps in the simulator (rule verifiers) and real apps on devices (rubric judge),
@@ -12,6 +12,6 @@ generation with a cached prompt prefix), `policy`, `tasks` (the task-source prot
 `checkpoint`, `cli`.
 
 This package imports torch lazily in the modules that need it; `import phoneworld` never imports it.
+It uses the rest of phoneworld through public names only (`tests/test_import_surface.py`); its
+version is phoneworld's (`phoneworld.__version__`).
 """
-
-__version__ = "0.1.0"

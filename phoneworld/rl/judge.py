@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rl.config import ConfigError, JudgeConfig
+from phoneworld.rl.config import ConfigError, JudgeConfig
 
 log = logging.getLogger(__name__)
 

@@ -262,7 +262,7 @@ class StaticDecoder:
     def _fill_prefix(self, prefix_cache: Any, key: tuple[Any, ...]) -> None:
         if self._prefix_key == key:
             return
-        from rl.sampling import _cache_layers
+        from phoneworld.rl.sampling import _cache_layers
 
         for i, (k, v) in enumerate(_cache_layers(prefix_cache)):
             p = k.shape[-2]

@@ -25,7 +25,7 @@ import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM
 from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
-from rl.config import ConfigError, ModelConfig
+from phoneworld.rl.config import ConfigError, ModelConfig
 
 log = logging.getLogger(__name__)
 

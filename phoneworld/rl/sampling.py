@@ -20,8 +20,8 @@ from typing import Any
 
 import torch
 
-from rl.config import SamplingConfig
-from rl.decode import StaticDecoder, unsupported
+from phoneworld.rl.config import SamplingConfig
+from phoneworld.rl.decode import StaticDecoder, unsupported
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +232,7 @@ class BatchGenerator:
     @torch.no_grad()
     def _static_chunk(self, prefix: list[int], suffixes: list[list[int]], greedy: bool,
                       gen: Any) -> list[Sample]:
-        """`_chunk` through the static decoder (rl.decode)."""
+        """`_chunk` through the static decoder (phoneworld.rl.decode)."""
         assert self.static is not None
         t0 = time.perf_counter()
         cache = self._prefix_cache(prefix)

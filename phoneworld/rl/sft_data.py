@@ -19,18 +19,18 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rl.actions import ActionParseError, format_action, validate
-from rl.prompting import PromptBuilder, StepView
-from rl.tasks import move_action
+from phoneworld.rl.actions import ActionParseError, format_action, validate
+from phoneworld.rl.prompting import PromptBuilder, StepView
+from phoneworld.rl.tasks import move_action
 
 log = logging.getLogger(__name__)
 
 
 def oracle_steps(app_dir: str, task_id: str, seed: int) -> list[dict[str, Any]]:
     """One oracle episode as step records {instruction, observation, history, action}."""
-    from rl.assembly import app_tasks, world_tasks
-    from rl.sources import sim_env
-    from rl.tasks import is_world_dir
+    from phoneworld.rl.assembly import app_tasks, world_tasks
+    from phoneworld.rl.sources import sim_env
+    from phoneworld.rl.tasks import is_world_dir
 
     tasks: Any = world_tasks(app_dir) if is_world_dir(app_dir) else app_tasks(app_dir)
     solved = tasks.demo(task_id, seed)

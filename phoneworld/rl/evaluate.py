@@ -16,12 +16,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rl.assembly import load_policy, splits, world_splits
-from rl.config import to_dict
-from rl.eval_config import EvalConfig
-from rl.policy import Policy
-from rl.rollout import Episode, Runner, run_episodes
-from rl.sources import sim_env
+from phoneworld.rl.assembly import load_policy, splits, world_splits
+from phoneworld.rl.config import to_dict
+from phoneworld.rl.eval_config import EvalConfig
+from phoneworld.rl.policy import Policy
+from phoneworld.rl.rollout import Episode, Runner, run_episodes
+from phoneworld.rl.sources import sim_env
 
 log = logging.getLogger(__name__)
 EVAL_SEED_BASE = 900_000_000

@@ -15,7 +15,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from rl.rollout import Episode
+from phoneworld.rl.rollout import Episode
 
 
 @dataclass

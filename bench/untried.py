@@ -1,0 +1,109 @@
+"""How well the rules for untried widgets (`phoneworld.state.untried`) predict what the app does,
+on every real trace set: each set's main app is compiled from all of its recording, and each
+tried widget the rule would cover is left out in turn and predicted from the rest.
+
+    python bench/untried.py [ROOT]
+
+Default ROOT: ../shared/data/real. Per set and in total:
+
+- shared: a widget shown on several screens, tried on one of them; the outcome the other screens
+  where it was tried agree on (at least `MIN_TRIED` of them) is compared with the recorded one:
+  right, wrong, or none (they disagree, or agree on a stay: no rule);
+- dismiss: a tried click on a widget labelled as a dismiss button (`DISMISS`), against the plain
+  pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
+  (further down the stack), stay, or elsewhere.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from phoneworld.abstract import abstract  # noqa: E402
+from phoneworld.graph import graph  # noqa: E402
+from phoneworld.ingest.detect import find_sources  # noqa: E402
+from phoneworld.pipeline import check  # noqa: E402
+from phoneworld.state import infer_state, prepare  # noqa: E402
+from phoneworld.state.untried import DISMISS, MIN_TRIED, _outcome, _shared_widgets  # noqa: E402
+
+
+def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
+    shown = _shared_widgets(ab)
+    per: dict = defaultdict(lambda: defaultdict(set))
+    for r in model.rules:
+        if r.support > 0 and r.action == "click" and (r.screen, r.widget) in shown:
+            per[shown[(r.screen, r.widget)]][r.screen].add(_outcome(r))
+    out: Counter[str] = Counter()
+    for screens in per.values():
+        for screen, outcome in screens.items():
+            others = [o for s, o in screens.items() if s != screen]
+            if len(others) < MIN_TRIED or len(outcome) != 1:
+                continue
+            agreed = set().union(*others)
+            if len(agreed) != 1 or agreed == {""}:
+                out["none"] += 1
+            else:
+                out["right" if outcome == agreed else "wrong"] += 1
+    return out
+
+
+def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
+    _, tracked = prepare(ab, tr)
+    nodes = {(s.id, n.wid): n for s in ab.screens for n in s.root.walk()}
+    out: Counter[str] = Counter()
+    for step in tr.steps:
+        node = nodes.get((step.screen, step.widget or ""))
+        if step.action != "click" or node is None or not step.next_screen:
+            continue
+        if (node.text or node.content_desc).strip().lower() not in DISMISS or node.editable:
+            continue
+        stack = tracked[step.episode][step.step].stack
+        below = stack[:-1] if stack[-1:] == (step.screen,) else stack
+        if below and step.next_screen == below[-1]:
+            out["below"] += 1
+        elif step.next_screen == step.screen:
+            out["stay"] += 1
+        elif step.next_screen in below:
+            out["deeper"] += 1
+        else:
+            out["elsewhere"] += 1
+    return out
+
+
+def main() -> int:
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "data" / "real"
+    total_s: Counter[str] = Counter()
+    total_d: Counter[str] = Counter()
+    print(f"{'set':<32} {'shared right/wrong/none':>24} {'dismiss below/deeper/stay/else':>31}")
+    for folder, _, _ in find_sources(root):
+        traces, _ = check(folder)
+        if not traces.episodes:
+            continue
+        app = max(traces.apps(), key=lambda a: sum(len(e.steps) - 1
+                                                    for e in traces.for_app(a).episodes))
+        ts = traces.for_app(app)
+        ab = abstract(ts)
+        tr = graph(ts, ab)
+        s, d = shared_loo(ab, infer_state(ab, tr)), dismiss_outcomes(ab, tr)
+        total_s.update(s)
+        total_d.update(d)
+        name = str(folder.relative_to(root))[:32]
+        print(f"{name:<32} {s['right']:>10}/{s['wrong']}/{s['none']:<8} "
+              f"{d['below']:>14}/{d['deeper']}/{d['stay']}/{d['elsewhere']}")
+    print(f"{'total':<32} {total_s['right']:>10}/{total_s['wrong']}/{total_s['none']:<8} "
+          f"{total_d['below']:>14}/{total_d['deeper']}/{total_d['stay']}/{total_d['elsewhere']}")
+    tried = sum(total_s[k] for k in ("right", "wrong"))
+    clicks = sum(total_d.values())
+    print(f"shared precision: {total_s['right'] / tried:.3f} of {tried} predictions" if tried
+          else "shared: no predictions")
+    print(f"dismiss precision: {total_d['below'] / clicks:.3f} of {clicks} clicks" if clicks
+          else "dismiss: no clicks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

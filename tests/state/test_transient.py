@@ -1,0 +1,74 @@
+"""A screen that leaving dismisses (a menu, a dialog): once back from a screen it opened went
+below it, and never back to it, what it opens replaces it, so back from a screen the recording
+never backed out of skips it too."""
+
+from __future__ import annotations
+
+from phoneworld.ir.trace import Observation
+from phoneworld.runtime.sim import Simulator
+from phoneworld.state import prepare
+from tests.compiler_support import (
+    BUTTON, TEXT, W, b, back, compile_app, episode, screen, tap, traces, view,
+)
+
+
+def button(text: str, k: int):  # type: ignore[no-untyped-def]
+    return view(BUTTON, b(0, 300 + 200 * k, W, 480 + 200 * k), text=text, clickable=True)
+
+
+def page(name: str, *buttons: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text=name),
+                  *(button(t, k) for k, t in enumerate(buttons)), activity=f".{name}Activity")
+
+
+HOME = page("Home", "More")
+MENU = page("Menu", "Settings", "About")
+SETTINGS = page("Settings")
+ABOUT = page("About")
+
+
+def ids(c):  # type: ignore[no-untyped-def]
+    return {s.activity.rsplit(".", 1)[-1].removesuffix("Activity"): s.id for s in c.spec.screens}
+
+
+def test_back_from_a_screen_a_menu_opened_skips_the_menu() -> None:
+    run = episode("run#1", HOME, tap(button("More", 0)), MENU, tap(button("Settings", 0)),
+                  SETTINGS, back(), HOME, tap(button("More", 0)), MENU,
+                  tap(button("About", 1)), ABOUT)
+    c = compile_app(traces(run))
+    s = ids(c)
+    schema, tracked = prepare(c.abstraction, c.graph)
+    assert schema.transient == {s["Menu"]}
+    assert tracked[0][-1].stack == (s["Home"], s["About"])
+    about = next(t for t in c.spec.transitions if t.target == s["About"])
+    assert about.nav == "replace"
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(button("More", 0)), tap(button("About", 1)), back()):
+        sim.step(action)
+    assert sim.screen == s["Home"]  # the recording never backed out of About
+
+
+def test_a_screen_back_returned_to_stays_on_the_stack() -> None:
+    run = episode("run#1", HOME, tap(button("More", 0)), MENU, tap(button("Settings", 0)),
+                  SETTINGS, back(), HOME, tap(button("More", 0)), MENU,
+                  tap(button("About", 1)), ABOUT, back(), MENU)
+    c = compile_app(traces(run))
+    schema, _ = prepare(c.abstraction, c.graph)
+    assert schema.transient == frozenset()
+    assert all(t.nav != "replace" for t in c.spec.transitions)
+
+
+def test_back_that_always_went_to_the_screen_below_is_plain_back() -> None:
+    home, a, bb, detail = page("Home", "A", "B"), page("A", "Open"), page("B", "Open"), page("Detail")
+    run = episode("run#1", home, tap(button("A", 0)), a, tap(button("Open", 0)), detail, back(), a,
+                  back(), home, tap(button("B", 1)), bb, tap(button("Open", 0)), detail)
+    c = compile_app(traces(run))
+    s = {k: v for k, v in ids(c).items()}
+    rule = next(t for t in c.spec.transitions if t.screen == s["Detail"] and t.action == "back")
+    assert (rule.nav, rule.target) == ("pop", None)
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(button("B", 1)), tap(button("Open", 0)), back()):
+        sim.step(action)
+    assert sim.screen == s["B"]  # the recording only ever backed out of Detail to A

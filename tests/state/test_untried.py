@@ -1,0 +1,74 @@
+"""A widget the app shows on several screens (a tab bar) does the same on a screen where the
+recording never tried it, when every screen where it was tried agrees; any disagreement infers
+nothing."""
+
+from __future__ import annotations
+
+from phoneworld.ir.trace import Observation
+from phoneworld.runtime.sim import Simulator
+from tests.compiler_support import (
+    BUTTON, TEXT, W, b, compile_app, episode, screen, tap, traces, view,
+)
+
+TABS = ("Home", "Search", "Profile", "Settings")
+
+
+def tab(name: str):  # type: ignore[no-untyped-def]
+    k = TABS.index(name)
+    return view(BUTTON, b(k * 270, 1700, (k + 1) * 270, 1900), text=name, clickable=True)
+
+
+def page(activity: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text=activity),
+                  *(tab(t) for t in TABS), activity=f".{activity}Activity")
+
+
+def test_a_tab_tried_on_two_screens_works_on_a_third() -> None:
+    # Profile leads to Profile from Home and from Search; Settings shows the tab but never used it
+    run = episode("run#1", page("Home"), tap(tab("Profile")), page("Profile"),
+                  tap(tab("Search")), page("Search"), tap(tab("Profile")), page("Profile"),
+                  tap(tab("Settings")), page("Settings"))
+    c = compile_app(traces(run))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in c.spec.screens if s.activity}
+    settings, profile = ids["SettingsActivity"], ids["ProfileActivity"]
+    inferred = [t for t in c.spec.transitions if t.support == 0]
+    assert [(t.screen, t.target) for t in inferred] == [(settings, profile)]
+    sim = Simulator(c.spec)
+    sim.set_position(settings, {})
+    sim.step(tap(tab("Profile")))
+    assert sim.screen == profile
+
+
+def test_a_shared_widget_with_two_outcomes_infers_nothing() -> None:
+    run = episode("run#1", page("Home"), tap(tab("Profile")), page("Profile"),
+                  tap(tab("Search")), page("Search"), tap(tab("Profile")), page("Home"),
+                  tap(tab("Settings")), page("Settings"))
+    c = compile_app(traces(run))
+    assert [t for t in c.spec.transitions if t.support == 0] == []
+
+
+def test_a_widget_tried_on_one_screen_only_is_not_generalized() -> None:
+    run = episode("run#1", page("Home"), tap(tab("Profile")), page("Profile"),
+                  tap(tab("Settings")), page("Settings"))
+    c = compile_app(traces(run))
+    assert [t for t in c.spec.transitions if t.support == 0] == []
+
+
+def dialog(*buttons: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text="Delete?"),
+                  *(view(BUTTON, b(0, 300 + 200 * k, W, 480 + 200 * k), text=t, clickable=True)
+                    for k, t in enumerate(buttons)), activity=".DialogActivity")
+
+
+def test_an_untried_cancel_button_closes_its_screen_as_back_does() -> None:
+    delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
+    run = episode("run#1", home, tap(delete), dialog("OK", "Cancel"))
+    c = compile_app(traces(run))
+    inferred = [t for t in c.spec.transitions if t.support == 0]
+    assert [(t.action, t.nav, t.target) for t in inferred] == [("click", "pop", None)]
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(delete))
+    sim.step(tap(view(BUTTON, b(0, 500, W, 680))))  # Cancel
+    assert sim.screen == c.spec.start_screen
