@@ -66,7 +66,7 @@ demo: deps $(CORE_STAMP)
 	$(BIN)/phoneworld run generated_apps/$(APP) --task $(TASK) --policy oracle
 	@d=generated_apps/$(APP); n=$$(ls $$d/task_specs | wc -l); \
 	echo ""; echo "== done: examples/traces compiled into $$d/"; \
-	echo "   app spec    $$d/app.json  (in Python: PhoneEnv(\"$$d\"), see the README)"; \
+	echo "   app spec    $$d/app.json  (in Python: phoneworld.PhoneEnv(\"$$d\"))"; \
 	echo "   report      $$d/report.html  (open it in a browser; fidelity in report.json)"; \
 	echo "   tasks       $$n kept in $$d/task_specs/, verifiers in $$d/verifiers/, index in $$d/tasks.json"; \
 	echo "   Kotlin app  $$d/android/  (APK: .venv/bin/phoneworld apk $$d, after 'make deps'; see 'phoneworld doctor')"; \
