@@ -1,7 +1,14 @@
 """Simulator throughput on one core (DESIGN section 7): steps/s with XML observations, with XML and
-screenshots, reset time, memory per env, and the speed-up over an emulator's 1.5 s/step.
+screenshots, reset time, memory per env, and the speed-up over an emulator's 1.5 s/step; then
+batched envs: `VectorPhoneEnv` env steps/s at 1, 64 and 1,024 envs on one core (30-step episodes,
+autoreset) against a loop over one `PhoneEnv`, and gymnasium's `AsyncVectorEnv` of two `PhoneEnv`s
+(shared memory on, its default, and off) against `SyncVectorEnv`: these three run interleaved,
+best of 3, on every core the process may use (AsyncVectorEnv's workers are processes); the rest of
+the bench runs on the first one.
 
     .venv/bin/python bench/sim_throughput.py [path/to/app.json | app_dir] [--steps N] [--seed S]
+
+The figures of record are in bench/results/sim_throughput.txt.
 
 Without an app path it builds a synthetic notes app (a 5-record list, an editor, ~30 widgets on the
 list screen). Random valid actions: taps on text-form elements (mostly), random points, typing,
@@ -11,6 +18,7 @@ scrolls, back, and reopening the app when it was left.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -30,7 +38,9 @@ from phoneworld.ir.app import (
 )
 from phoneworld.ir.base import Bounds
 from phoneworld.ir.trace import Device
-from phoneworld.runtime import PhoneEnv, Simulator, load_app
+import gymnasium as gym
+
+from phoneworld.runtime import PhoneEnv, Simulator, VectorPhoneEnv, load_app
 
 EMULATOR_S_PER_STEP = 1.5
 PKG = "com.bench.notes"
@@ -130,9 +140,14 @@ def synthetic_app() -> AppSpec:
 
 def random_action(rng: random.Random, env: PhoneEnv, obs: dict[str, Any]) -> str:
     """One random valid JSON action for the current observation."""
-    if obs["screen"] == "@launcher":
-        return json.dumps({"type": "open_app", "package": env.spec_app.package})
-    r, n = rng.random(), len(env.elements)
+    return action_for(rng, env.spec_app.package, obs["screen"], len(env.elements))
+
+
+def action_for(rng: random.Random, package: str, screen: str, n: int) -> str:
+    """One random valid JSON action on `screen`, whose text form has `n` elements."""
+    if screen == "@launcher":
+        return json.dumps({"type": "open_app", "package": package})
+    r = rng.random()
     if r < 0.70 and n:
         return json.dumps({"type": "click", "element": rng.randrange(n)})
     if r < 0.80:
@@ -207,14 +222,97 @@ def memory_per_env(spec: AppSpec, n: int = 1000) -> float:
     return delta / n
 
 
+EPISODE = 30  # steps per episode in the batched-env rows
+REPEATS = 3  # the gymnasium vector rows: best of this many interleaved runs (the load varies)
+
+
+def run_loop(spec: AppSpec, steps: int, seed: int) -> float:
+    """The baseline of the batched rows: one `PhoneEnv`, 30-step episodes, reset at each end."""
+    env = PhoneEnv(spec, max_steps=EPISODE)
+    rng = random.Random(seed)
+    obs, _ = env.reset(seed=seed)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.step(random_action(rng, env, obs))
+        if term or trunc:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - t0)
+
+
+def run_vector(spec: AppSpec, n: int, steps: int, seed: int) -> tuple[float, float]:
+    """`VectorPhoneEnv` of `n` envs: (env steps per second, seconds to build and reset it)."""
+    t0 = time.perf_counter()
+    vec = VectorPhoneEnv(spec, n, max_steps=EPISODE)
+    obs, _ = vec.reset(seed=seed)
+    build = time.perf_counter() - t0
+    rng, pkg = random.Random(seed), spec.package
+    rounds = max(3, steps // n)
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        acts = [action_for(rng, pkg, obs["screen"][i], len(e.elements))
+                for i, e in enumerate(vec.envs)]
+        obs, *_ = vec.step(acts)
+    rate = rounds * n / (time.perf_counter() - t0)
+    vec.close()
+    return rate, build
+
+
+def run_gym_vector(spec: AppSpec, kind: str, steps: int, seed: int) -> float:
+    """Env steps per second of gymnasium's `SyncVectorEnv` or `AsyncVectorEnv` (shared memory on
+    or off) of two `PhoneEnv`s. Both envs take the same action each step: gymnasium batches the
+    infos' state variable by variable and fails when one env's selection is a number and the
+    other's is null (`VectorPhoneEnv` keeps states whole)."""
+    fns = [functools.partial(PhoneEnv, spec, max_steps=EPISODE)] * 2
+    if kind == "sync":
+        vec: Any = gym.vector.SyncVectorEnv(fns)
+    else:
+        vec = gym.vector.AsyncVectorEnv(fns, shared_memory=kind == "async_shm")
+    rng, pkg = random.Random(seed), spec.package
+    obs, _ = vec.reset(seed=seed)
+    rounds = max(50, steps // 2)
+    t0 = time.perf_counter()
+    for _ in range(rounds):
+        a = action_for(rng, pkg, obs["screen"][0], obs["text"][0].count("\n") + 1)
+        obs, *_ = vec.step([a, a])
+    rate = 2 * rounds / (time.perf_counter() - t0)
+    vec.close()
+    return rate
+
+
+def batched_rows(spec: AppSpec, steps: int, seed: int,
+                 all_cores: set[int]) -> list[tuple[str, str]]:
+    loop = run_loop(spec, steps, seed)
+    rows = [("env steps/s, one PhoneEnv in a loop (baseline)", f"{loop:,.0f}")]
+    for n in (1, 64, 1024):
+        rate, build = run_vector(spec, n, max(steps, 4 * n), seed)
+        rows.append((f"env steps/s, VectorPhoneEnv, {n:,} envs (build + reset {build:.2f} s)",
+                     f"{rate:,.0f} ({rate / loop:.2f}x the loop)"))
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, all_cores)  # the workers' processes may use every core
+    best = dict.fromkeys(("sync", "async_shm", "async_pipe"), 0.0)
+    for _ in range(REPEATS):  # interleaved, so a change in the machine's load hits all three
+        for kind in best:
+            best[kind] = max(best[kind], run_gym_vector(spec, kind, steps // 4, seed))
+    sync, shm, pipe = best["sync"], best["async_shm"], best["async_pipe"]
+    rows += [
+        ("env steps/s, SyncVectorEnv, 2 PhoneEnvs", f"{sync:,.0f}"),
+        ("env steps/s, AsyncVectorEnv, 2 PhoneEnvs, shared memory",
+         f"{shm:,.0f} (sync / async = {sync / shm:.2f})"),
+        ("env steps/s, AsyncVectorEnv, 2 PhoneEnvs, no shared memory",
+         f"{pipe:,.0f} (sync / async = {sync / pipe:.2f})"),
+    ]
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("app", nargs="?", help="app.json or an app folder (default: synthetic)")
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    all_cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        os.sched_setaffinity(0, {sorted(all_cores)[0]})
     spec = load_app(args.app) if args.app else synthetic_app()
     widgets = len(Simulator(spec).frame().nodes)
     xml = run_env(spec, args.steps, False, args.seed)
@@ -236,9 +334,14 @@ def main() -> None:
         ("speed-up vs emulator at 1.5 s/step (XML)", f"{xml * EMULATOR_S_PER_STEP:,.0f}x"),
         ("speed-up vs emulator (XML + screenshot)", f"{shots * EMULATOR_S_PER_STEP:,.0f}x"),
     ]
-    width = max(len(k) for k, _ in rows)
+    batched = batched_rows(spec, args.steps, args.seed, all_cores)
+    width = max(len(k) for k, _ in rows + batched)
     print(f"phoneworld simulator benchmark, one core, {args.steps} random actions")
     for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+    print(f"batched envs ({EPISODE}-step episodes, autoreset; gymnasium vector envs best of "
+          f"{REPEATS}, AsyncVectorEnv on {len(all_cores) or '?'} cores)")
+    for k, v in batched:
         print(f"  {k:<{width}}  {v}")
 
 

@@ -9,7 +9,8 @@ Default ROOT: ../shared/data/real. Per set and in total:
 - shared: a widget shown on several screens, tried on one of them; the outcome the other screens
   where it was tried agree on (at least `MIN_TRIED` of them) is compared with the recorded one:
   right, wrong, or none (they disagree, or agree on a stay: no rule);
-- dismiss: a tried click on a widget labelled as a dismiss button (`DISMISS`), against the plain
+- dismiss: a tried click on a widget labelled as a dismiss button (`DISMISS`) or with a framework id
+  that has that role (`DISMISS_IDS`), against the plain
   pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
   (further down the stack), stay, or elsewhere.
 """
@@ -28,7 +29,9 @@ from phoneworld.graph import graph  # noqa: E402
 from phoneworld.ingest.detect import find_sources  # noqa: E402
 from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
-from phoneworld.state.untried import DISMISS, MIN_TRIED, _outcome, _shared_widgets  # noqa: E402
+from phoneworld.state.untried import (  # noqa: E402
+    DISMISS, DISMISS_IDS, MIN_TRIED, _outcome, _shared_widgets,
+)
 
 
 def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
@@ -59,7 +62,8 @@ def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
         node = nodes.get((step.screen, step.widget or ""))
         if step.action != "click" or node is None or not step.next_screen:
             continue
-        if (node.text or node.content_desc).strip().lower() not in DISMISS or node.editable:
+        label = (node.text or node.content_desc).strip().lower()
+        if (label not in DISMISS and node.resource_id not in DISMISS_IDS) or node.editable:
             continue
         stack = tracked[step.episode][step.step].stack
         below = stack[:-1] if stack[-1:] == (step.screen,) else stack

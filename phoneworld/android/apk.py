@@ -5,7 +5,8 @@ Two routes. With a Gradle wrapper in the project and an Android SDK (`ANDROID_HO
 calls the tools directly: aapt2 compile/link -> javac (R.java, Java 7 classes) -> kotlinc (Kotlin
 1.3, JVM 1.6 classes) -> dx -> merge with the pre-dexed Kotlin runtime -> zip -> zipalign ->
 apksigner. The app's dex is cached by the hash of its inputs, so rebuilding an unchanged project
-(a warm build) skips kotlinc and dx.
+(a warm build) skips kotlinc and dx. The offline route also packs the app spec as an asset
+(`SPEC_ASSET`), which lets a virtual device install the APK as the app it is.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from phoneworld.android import platform
 from phoneworld.android.project import ANDROID_DIR, write_project
 from phoneworld.android.toolchain import cache_dir, require, run
+from phoneworld.devices.protocol import SPEC_ASSET
 from phoneworld.errors import AppSpecError, ToolchainError, UsageError
 
 log = logging.getLogger(__name__)
@@ -88,7 +90,7 @@ def build_apk(app_dir: Path, out: Path | None = None, route: str = "auto") -> Ap
     if use_gradle:
         result = _gradle(proj, out)
     else:
-        result = _offline(proj, out)
+        result = _offline(proj, out, (app_dir / "app.json").read_bytes())
     result.seconds = round(time.perf_counter() - start, 3)
     log.info("built %s (%d bytes) in %.1fs by the %s route", out, result.size, result.seconds,
              result.route)
@@ -109,7 +111,7 @@ def _gradle(proj: Path, out: Path) -> ApkResult:
     return ApkResult(out, out.stat().st_size, 0.0, "gradle")
 
 
-def _offline(proj: Path, out: Path) -> ApkResult:
+def _offline(proj: Path, out: Path, spec_json: bytes) -> ApkResult:
     tools = require("java", "javac", "kotlinc", "kotlin-stdlib", "aapt2", "zipalign", "apksigner",
                     "framework-res", "guava", "keytool")
     timer = _Timer()
@@ -134,6 +136,7 @@ def _offline(proj: Path, out: Path) -> ApkResult:
         shutil.copyfile(base, unsigned)
         with zipfile.ZipFile(unsigned, "a", zipfile.ZIP_DEFLATED) as z:
             z.write(merged, "classes.dex")
+            z.writestr(SPEC_ASSET, spec_json)  # inert on a phone; a virtual device serves it
         aligned = work / "aligned.apk"
         timer("zipalign", run, [tools["zipalign"], "-f", "4", unsigned, aligned], "zipalign")
         keystore = timer("keystore", platform.debug_keystore)

@@ -10,7 +10,9 @@ Both sides use these: `AdbBackend` builds its command lines here, and the virtua
 - read the state: `run-as <pkg> cat files/state.json`, and the screen the app's state machine is
   on (the simulator's screen id, `@launcher` once left) and its back stack:
   `run-as <pkg> cat files/screen.json` (`{"screen": ..., "stack": [...]}`);
-- the app has one activity, `<pkg>/.MainActivity`, its launcher activity.
+- the app has one activity, `<pkg>/.MainActivity`, its launcher activity;
+- the APK (offline route) carries the app spec as the asset `assets/phoneworld/app.json`: inert on
+  a phone, it is what a virtual device serves once `pm install` got the APK.
 
 Everything else is stock Android: `input`, `am`, `pm`, `uiautomator dump`, `screencap`, `wm size`,
 `dumpsys window`, `pidof`.
@@ -27,6 +29,7 @@ RESET_SUFFIX = ".phoneworld.RESET"
 STATE_EXTRA = "state"
 STATE_FILE = "files/state.json"
 SCREEN_FILE = "files/screen.json"
+SPEC_ASSET = "assets/phoneworld/app.json"
 APP_ACTIVITY = ".MainActivity"
 RESET_OK = "result=-1"
 DUMP_PATH = "/sdcard/window_dump.xml"

@@ -3,6 +3,10 @@
 A backend resets to a state snapshot, applies trace actions (device pixels), observes (XML, text
 form, screen id, activity, optional screenshot) and reads the app state as JSON. Backends for the
 APK over adb and for real apps implement the same protocol; `SimBackend` is their test double.
+
+A backend whose state can be copied (the simulator, a world) also has `snapshot()`,
+`restore(snap)` and `fork()` (a new backend on the same compiled app, in the same state): see
+`Forkable`. A device's state cannot be copied, so `PhoneEnv.fork` refuses those backends.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from phoneworld.ir.app import AppSpec
 from phoneworld.ir.trace import Device
 from phoneworld.runtime.render import Element
 from phoneworld.runtime.screenshot import render_frame, screenshot_size
-from phoneworld.runtime.sim import Simulator, StepResult
+from phoneworld.runtime.compiled import CompiledApp
+from phoneworld.runtime.sim import SimSnapshot, Simulator, StepResult
 
 
 class Obs:
@@ -68,13 +73,29 @@ class Backend(Protocol):
         ...
 
 
+@runtime_checkable
+class Forkable(Protocol):
+    """A backend whose whole state is in this process (what `PhoneEnv.snapshot`/`fork` need)."""
+
+    def snapshot(self) -> Any:
+        """Everything needed to put the backend back where it is now (immutable)."""
+        ...
+
+    def restore(self, snap: Any) -> None:
+        ...
+
+    def fork(self) -> Backend:
+        """An independent backend on the same compiled app, in this one's current state."""
+        ...
+
+
 class SimBackend:
     """The in-process simulator as a backend. Deterministic: `seed` changes nothing."""
 
-    def __init__(self, spec: AppSpec, screenshot_scale: float = 0.5) -> None:
+    def __init__(self, spec: AppSpec | CompiledApp, screenshot_scale: float = 0.5) -> None:
         self.sim = Simulator(spec)
-        self.device = spec.device
-        self.package = spec.package
+        self.device = self.sim.spec.device
+        self.package = self.sim.spec.package
         self.screenshot_scale = screenshot_scale
 
     @property
@@ -98,6 +119,17 @@ class SimBackend:
 
     def read_state(self) -> dict[str, Any]:
         return self.sim.state
+
+    def snapshot(self) -> SimSnapshot:
+        return self.sim.snapshot()
+
+    def restore(self, snap: SimSnapshot) -> None:
+        self.sim.restore(snap)
+
+    def fork(self) -> SimBackend:
+        twin = SimBackend(self.sim.app, self.screenshot_scale)  # the compiled app, not the spec
+        twin.restore(self.snapshot())
+        return twin
 
     def close(self) -> None:
         pass

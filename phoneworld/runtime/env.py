@@ -8,11 +8,22 @@ a trace action model. Reward is 0 unless `reward_fn(state, info)` gives one: it 
 guard refusing an action (`info["blocked"]`, see `phoneworld.devices.guard`); `truncated`:
 `max_steps` reached. Invalid actions are a no-op flagged `info["invalid_action"]` (with
 `info["error"]`), or raise `EnvError` with `invalid_action="raise"`.
+
+Snapshots and forks (on a backend whose state is in this process: the simulator, a world):
+`snapshot()` is the env mid-episode (the backend's snapshot: screen, back stack, focus, list
+offsets, app state; the episode's step count and whether it is over; the RNG), `restore(snap)`
+puts it back. `fork(n)` gives n independent envs in this env's current state that share its
+compiled app and settings (reward function included, by reference): no recompilation, no reading
+of app.json. With `seed=None` each fork continues this env's RNG stream, so forks given the same
+actions stay identical; `fork(n, seed=s)` gives fork i its own stream (`SeedSequence(s)`'s i-th
+child), the same for the same `s`. A device backend cannot be copied: `EnvError`.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
@@ -25,15 +36,15 @@ from phoneworld.errors import ActionBlocked, EnvError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.actions import parse_action
 from phoneworld.runtime.appdir import load_app
-from phoneworld.runtime.backend import Backend, Obs, SimBackend
+from phoneworld.runtime.backend import Backend, Forkable, Obs, SimBackend
 from phoneworld.runtime.screenshot import screenshot_size
 from phoneworld.runtime.spaces import UnicodeText
 
 ENV_ID = "phoneworld/Phone-v0"
 RewardFn = Callable[[dict[str, Any], dict[str, Any]], "float | tuple[float, bool]"]
 BACKENDS = ("sim",)
-MAX_XML = 4_000_000
-MAX_TEXT = 1_000_000
+MAX_XML = 1_000_000  # characters; the largest dump of the real corpus has 63,505
+MAX_TEXT = 500_000
 MAX_ACTION = 100_000
 
 
@@ -45,6 +56,18 @@ def make_backend(spec: AppSpec, backend: str | Backend, screenshot_scale: float)
     near = get_close_matches(backend, BACKENDS, n=1)
     hint = f"; did you mean {near[0]!r}?" if near else ""
     raise EnvError(f"unknown backend {backend!r}{hint} (available: {', '.join(BACKENDS)})")
+
+
+@dataclass(frozen=True)
+class EnvSnapshot:
+    """A `PhoneEnv` at one moment (see the module docstring); restore it with `PhoneEnv.restore`."""
+
+    backend: Any  # the backend's own snapshot (`SimSnapshot`, `WorldSnapshot`)
+    steps: int
+    over: bool
+    started: bool
+    rng: np.random.Generator | None  # a private copy: restoring copies it again
+    rng_seed: int | None
 
 
 class PhoneEnv(gym.Env[dict[str, Any], Any]):
@@ -141,6 +164,60 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
     def close(self) -> None:
         self.backend.close()
 
+    # ------------------------------------------------------------------ snapshots and forks
+
+    def snapshot(self) -> EnvSnapshot:
+        """This env now, mid-episode included (see the module docstring)."""
+        return EnvSnapshot(self._forkable().snapshot(), self._steps, self._over,
+                           self._obs is not None, copy.deepcopy(self._np_random),
+                           self._np_random_seed)
+
+    def restore(self, snap: EnvSnapshot) -> None:
+        """Put the env back to `snap` (taken from this env or one of its forks)."""
+        self._forkable().restore(snap.backend)
+        self._adopt(snap)
+
+    def fork(self, n: int, *, seed: int | None = None) -> list[PhoneEnv]:
+        """`n` independent envs in this env's current state, sharing its compiled app (see the
+        module docstring). This env is left as it was."""
+        if not isinstance(n, int) or n < 1:
+            raise EnvError(f"fork(n) needs a number of envs of at least 1, got {n!r}")
+        backend, snap = self._forkable(), self.snapshot()
+        rngs: list[np.random.Generator | None] = [None] * n
+        if seed is not None:
+            rngs = [np.random.Generator(np.random.PCG64(s))
+                    for s in np.random.SeedSequence(seed).spawn(n)]
+        forks = []
+        for rng in rngs:
+            twin = PhoneEnv(self.spec_app, backend=backend.fork(), **self._settings())
+            twin._adopt(snap)
+            if rng is not None:
+                twin._np_random, twin._np_random_seed = rng, seed
+            twin.spec = self.spec
+            forks.append(twin)
+        return forks
+
+    def _forkable(self) -> Forkable:
+        if not isinstance(self.backend, Forkable):
+            raise EnvError(
+                f"the {type(self.backend).__name__} backend cannot be snapshotted or forked: its "
+                "state lives on a device, not in this process. Fork an env on the simulator "
+                "(backend='sim') or a world (`world_env`), or run one episode per device "
+                "(`phoneworld.devices.fleet`)")
+        return self.backend
+
+    def _adopt(self, snap: EnvSnapshot) -> None:
+        """Take the episode part of `snap`; the backend is already in its state."""
+        self._steps, self._over = snap.steps, snap.over
+        self._obs = self.backend.observe(self.screenshots) if snap.started else None
+        self._np_random = copy.deepcopy(snap.rng)
+        self._np_random_seed = snap.rng_seed
+
+    def _settings(self) -> dict[str, Any]:
+        return {"screenshots": self.screenshots, "max_steps": self.max_steps,
+                "reward_fn": self.reward_fn, "invalid_action": self.invalid_action,
+                "screenshot_scale": self.screenshot_scale, "render_mode": self.render_mode}
+
     # ------------------------------------------------------------------ helpers
 
     def _apply(self, actions: tuple[Any, ...], info: dict[str, Any]) -> bool:
@@ -175,10 +252,27 @@ class PhoneEnv(gym.Env[dict[str, Any], Any]):
         return out
 
     @property
+    def started(self) -> bool:
+        """Whether an episode has begun (a `reset`, or a restored or forked running episode)."""
+        return self._obs is not None
+
+    @property
+    def episode_over(self) -> bool:
+        """Whether the episode has ended (or never started): `step` needs a `reset` first."""
+        return self._over
+
+    def observation(self) -> dict[str, Any]:
+        """The current observation, as `reset`/`step` last returned it."""
+        if self._obs is None:
+            raise EnvError("no episode has started: call reset() first")
+        return self._obs_dict(self._obs)
+
+    @property
     def elements(self) -> tuple[Any, ...]:
         """The current observation's text-form elements (element id = position)."""
         return self._obs.elements if self._obs is not None else ()
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv")
+    gym.register(id=ENV_ID, entry_point="phoneworld.runtime.env:PhoneEnv",
+                 vector_entry_point="phoneworld.runtime.vector:VectorPhoneEnv")

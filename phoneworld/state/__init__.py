@@ -16,7 +16,7 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
-from phoneworld.state.untried import untried_rules
+from phoneworld.state.untried import dismiss_widgets, untried_rules
 from phoneworld.state.track import (
     Tracked, entry_label, initial_state, navigation, track, transient_screens,
 )
@@ -34,8 +34,9 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
         if step.next_screen and step.next_screen != step.screen and step.action is not None:
             entries[step.next_screen].add(entry_label(step))
     schema = discover(abstraction, entries)
+    schema.dismissing = dismiss_widgets(abstraction)
     tracked = track(schema, abstraction, graph)
-    schema.transient = transient_screens(graph, tracked)
+    schema.transient = transient_screens(graph, tracked, schema.dismissing)
     return schema, track(schema, abstraction, graph) if schema.transient else tracked
 
 
@@ -172,9 +173,12 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
         for s in branch.samples
     )
     nav = navs.most_common(1)[0][0]
-    # back that went to the screen below every time is plain back: wherever the screen was opened
-    # from, back returns there (a pop to a named screen only where back skipped screens)
-    relative = first.action == "back" and nav == "pop" and all(
+    # back (or a dismiss button) that went to the screen below every time is plain back: wherever
+    # the screen was opened from, it returns there (a pop to a named screen only where it skipped
+    # screens)
+    closes = first.action == "back" or (
+        first.action == "click" and (first.screen, first.widget or "") in schema.dismissing)
+    relative = closes and nav == "pop" and all(
         _below(tracked[s.step.episode][s.step.step].stack, s.step.screen) == s.step.next_screen
         for s in branch.samples)
     return Rule(

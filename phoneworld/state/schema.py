@@ -45,6 +45,8 @@ class Schema:
     entry_vars: dict[str, str] = field(default_factory=dict)  # screen -> entered_<screen>
     # screens a click away dismisses (a menu, a dialog): see `track.transient_screens`
     transient: frozenset[str] = frozenset()
+    # (screen, wid) of the widgets that close what they are on: see `untried.dismiss_widgets`
+    dismissing: frozenset[tuple[str, str]] = frozenset()
 
     def values(self, reading: ScreenReading) -> dict[str, Any]:
         """The state visible in one reading: scalar values and whole collections."""

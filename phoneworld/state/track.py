@@ -54,15 +54,18 @@ def navigation(stack: tuple[str, ...], here: str, there: str,
     return "replace" if here in transient else "push"
 
 
-def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]]) -> frozenset[str]:
+def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]],
+                      dismissing: frozenset[tuple[str, str]] = frozenset()) -> frozenset[str]:
     """Screens that leaving dismisses, as a menu or a dialog is when one of its entries opens
-    another screen: back from where they led went below them at least once and never back to
-    them. Their pushes become replaces, so back from a screen they opened that the recording never
-    backed out of skips them too."""
+    another screen: back (or a click on a `dismissing` widget) from where they led went below
+    them at least once and never back to them. Their pushes become replaces, so back from a
+    screen they opened that the recording never backed out of skips them too."""
     skipped: set[str] = set()
     returned: set[str] = set()
     for step in graph.steps:
-        if step.action != "back" or not step.screen or step.next_screen in ("", step.screen):
+        closes = step.action == "back" or (
+            step.action == "click" and (step.screen, step.widget or "") in dismissing)
+        if not closes or not step.screen or step.next_screen in ("", step.screen):
             continue
         stack = tracked[step.episode][step.step].stack
         below = stack[:-1] if stack[-1:] == (step.screen,) else stack

@@ -11,9 +11,10 @@ state) and `support=0`, which marks it as inferred rather than observed.
   guard that splits the outcome, a stay) infers nothing. On the corpus, leaving one tried screen
   out at a time, this predicts its outcome right 22 times and wrong 3 times (`bench/untried.py`).
 - **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No",
-  "Dismiss" or "Not now" closes what it is on, as back does: a plain pop. On the corpus, 62 of the
-  76 tried clicks on such labels went to the screen below (`bench/untried.py`). Labels that
-  confirm ("OK", "Done") are left alone: they as often open another screen.
+  "Dismiss" or "Not now", or one the framework gives that role (an AlertDialog's negative button,
+  a contextual action bar's close button) closes what it is on, as back does: a plain pop. On
+  the corpus, 64 of the 78 tried clicks on such widgets went to the screen below
+  (`bench/untried.py`). Labels that confirm ("OK", "Done") are left alone: they as often open another screen.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import Rule
 from phoneworld.ir.screens import Abstraction, TemplateNode
 
-__all__ = ["DISMISS", "untried_rules"]
+__all__ = ["DISMISS", "DISMISS_IDS", "dismiss_widgets", "untried_rules"]
 
 MIN_TRIED = 2  # screens on which a shared widget must have been tried, with one outcome
 _ACTIONS = {"click", "long_press"}
@@ -32,6 +33,8 @@ Ident = tuple[object, ...]  # package, class, resource id, description, text, bo
 Key = tuple[object, ...]  # the action, then the widget's identity
 Outcome = str | None  # the target screen; None: pop to the back stack; "": stay
 DISMISS = frozenset({"cancel", "close", "back", "navigate up", "no", "dismiss", "not now"})
+# the framework's own: an AlertDialog's negative button, a contextual action bar's close button
+DISMISS_IDS = frozenset({"android:id/button2", "android:id/action_mode_close_button"})
 
 
 def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
@@ -44,17 +47,24 @@ def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
     return shared + dismiss_rules(abstraction, tried)
 
 
-def dismiss_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]]
-                  ) -> list[Rule]:
-    """A plain pop for each untried click on a widget labelled as a dismiss button."""
-    out = []
+def dismiss_widgets(abstraction: Abstraction) -> frozenset[tuple[str, str]]:
+    """(screen, wid) of every widget outside lists labelled as a dismiss button, or with a
+    framework id of that role."""
+    out = set()
     for screen in abstraction.screens:
         for node in _outside_lists(screen.root):
             label = (node.text or node.content_desc).strip().lower()
-            if label in DISMISS and not node.editable and (screen.id, "click", node.wid) not in tried:
-                out.append(Rule(screen=screen.id, action="click", widget=node.wid, target=None,
-                                nav="pop", support=0))
-    return out
+            if (label in DISMISS or node.resource_id in DISMISS_IDS) and not node.editable:
+                out.add((screen.id, node.wid))
+    return frozenset(out)
+
+
+def dismiss_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]]
+                  ) -> list[Rule]:
+    """A plain pop for each untried click on a dismiss button."""
+    return [Rule(screen=screen, action="click", widget=wid, target=None, nav="pop", support=0)
+            for screen, wid in sorted(dismiss_widgets(abstraction))
+            if (screen, "click", wid) not in tried]
 
 
 def shared_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]],

@@ -6,9 +6,10 @@ drafts combine into one task (their changes add up instead of conflicting). Pins
 synthesized verifier refuses collateral damage: every collection a user can change keeps its
 record count and its number of set flags (up to the draft's own change), and every flag a user
 can change (a switch, a checkbox, a radio button) that the draft neither targets nor moves with its
-target (a radio button's neighbours) keeps its value. An agent that flips everything in sight does not
-pass by accident. And every such collection is `unchanged` but for the records the draft names
-(`touches`): editing, deleting or adding another record fails too.
+target (a radio button's neighbours) keeps its value; a neighbour that another tap also moves on
+its own ends where the target's tap leaves it (`neighbour_values`). An agent that flips everything
+in sight does not pass by accident. And every such collection is `unchanged` but for the records
+the draft names (`touches`): editing, deleting or adding another record fails too.
 """
 
 from __future__ import annotations
@@ -223,13 +224,59 @@ def pins(d: Draft, facts: AppFacts) -> list[Raw]:
             change = d.deltas.get(f"{name}.{flag}", (0, 0))
             out.append({"count": {"collection": name, "where": {flag: True}, **_bound(k, change)}})
     moved = set(d.targets).union(*(facts.coupled.get(t, frozenset()) for t in d.targets))
+    follow = neighbour_values(d, facts, state)
     for var in facts.switches:
-        if var not in moved:
-            out.append({"equals": {"var": var, "value": bool(state.get(var))}})
+        if var not in moved or var in follow:
+            value = follow.get(var, bool(state.get(var)))
+            out.append({"equals": {"var": var, "value": value}})
     for var in facts.counters:
         value = state.get(var)
         if var not in d.targets and isinstance(value, int) and not isinstance(value, bool):
             out.append({"equals": {"var": var, "value": value}})
+    return out
+
+
+def _wanted(d: Draft) -> dict[str, bool]:
+    """The flag values the draft's own clauses ask for, per target."""
+    out: dict[str, bool] = {}
+    for c in d.clauses:
+        eq = c.get("equals") if isinstance(c, dict) else None
+        if isinstance(eq, dict) and eq.get("var") in d.targets \
+                and isinstance(eq.get("value"), bool):
+            out[eq["var"]] = eq["value"]
+    return out
+
+
+def neighbour_values(d: Draft, facts: AppFacts, state: Raw) -> dict[str, bool]:
+    """Where the draft sets a flag that one tap moves together with a neighbour and another tap
+    moves that neighbour alone (two storage boxes a swap exchanges, one of which another button
+    clears): the neighbour is state of its own, so the rule names the value it ends at, the one
+    every tap that leaves the target as asked leaves it at. A neighbour only ever moved with the
+    target (a radio button's) stays unpinned, as do those such taps disagree on."""
+    taps = [_flag_ends(t.effects, state) for t in facts.app.transitions
+            if t.screen in facts.reachable]
+    seen: dict[str, set[bool]] = {}
+    for target, want in _wanted(d).items():
+        alone = {n for ends in taps if target not in ends for n in ends}
+        near = (facts.coupled.get(target, frozenset()) & alone) - set(d.targets)
+        for ends in taps:
+            if ends.get(target) is want:
+                for n in near & set(ends):
+                    seen.setdefault(n, set()).add(ends[n])
+    return {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
+
+
+def _flag_ends(effects: Any, state: Raw) -> dict[str, bool]:
+    """The values a transition's set and toggle effects leave the flag variables at."""
+    out: dict[str, bool] = {}
+    for e in effects:
+        ref = getattr(e, "ref", None)
+        if ref is None or ref.kind != "var":
+            continue
+        if e.kind == "toggle":
+            out[ref.name] = not out.get(ref.name, bool(state.get(ref.name)))
+        elif e.kind == "set" and e.value.kind == "lit" and isinstance(e.value.value, bool):
+            out[ref.name] = e.value.value
     return out
 
 

@@ -27,6 +27,7 @@ World state (`state`, JSON): every app variable as `"<package>:<variable>"`, plu
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
@@ -186,6 +187,16 @@ class World:
             sim.restore(s)
         self.services, self.foreground, self.overlay = snap.services, snap.foreground, snap.overlay
         self.recents, self.back_to = snap.recents, dict(snap.back_to)
+
+    def fork(self) -> World:
+        """An independent world in this one's state that shares its compiled apps, wiring and
+        system screens (nothing is compiled again)."""
+        twin = copy.copy(self)
+        twin.sims = {p: Simulator(sim.app) for p, sim in self.sims.items()}
+        twin.system = Simulator(self.system.app)
+        twin._state_cache, twin._sys_shown = {}, None
+        twin.restore(self.snapshot())
+        return twin
 
     # ------------------------------------------------------------------ observation
 

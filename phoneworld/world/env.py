@@ -1,7 +1,7 @@
 """A world as one Gymnasium env: `PhoneEnv` over `WorldBackend`, so observations, info keys and
 actions are exactly those of a single app (`phoneworld.runtime.env`), and agents and `phoneworld.rl`
 prompts work unchanged. `info["state"]` is the world state (`phoneworld.world.device`); `reset(options=
-{"state": ...})` takes a (partial) world state.
+{"state": ...})` takes a (partial) world state. `snapshot`/`restore`/`fork` work as on an app.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from phoneworld.runtime.backend import Obs
 from phoneworld.runtime.env import PhoneEnv, RewardFn
 from phoneworld.runtime.screenshot import render_frame
 from phoneworld.runtime.sim import StepResult
-from phoneworld.world.device import World
+from phoneworld.world.device import World, WorldSnapshot
 from phoneworld.world.load import WorldDef, load_world
 
 
@@ -42,6 +42,15 @@ class WorldBackend:
 
     def read_state(self) -> dict[str, Any]:
         return self.world.state
+
+    def snapshot(self) -> WorldSnapshot:
+        return self.world.snapshot()
+
+    def restore(self, snap: WorldSnapshot) -> None:
+        self.world.restore(snap)
+
+    def fork(self) -> WorldBackend:
+        return WorldBackend(self.world.fork(), self.screenshot_scale)
 
     def close(self) -> None:
         pass

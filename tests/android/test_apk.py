@@ -85,3 +85,45 @@ def test_build_apk_flag(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     apk = tmp_path / "com.example.notes" / "com.example.notes-debug.apk"
     assert apk.exists() and str(apk) in result.stdout
+
+
+@pytest.mark.parametrize("name", APPS)
+def test_apk_carries_its_app_spec(apks, android_apps, name: str) -> None:  # type: ignore[no-untyped-def]
+    import zipfile
+
+    from phoneworld.devices.protocol import SPEC_ASSET
+
+    with zipfile.ZipFile(apks[name].path) as z:
+        assert z.read(SPEC_ASSET) == (android_apps[name].app_dir / "app.json").read_bytes()
+
+
+def test_apk_installs_on_a_virtual_device_as_its_app(apks, android_apps, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`adb install` of the example's APK on a virtual device serving another app: the device
+    serves the example from then on, as the simulator shows it."""
+    import shutil
+
+    from phoneworld.devices.link import AdbServer
+    from phoneworld.devices.virtual import DeviceServer, VirtualDevice
+    from phoneworld.pipeline import BuildConfig, build
+    from phoneworld.runtime.sim import Simulator
+    from tests.conftest import MESSAGES
+
+    if shutil.which("adb") is None:
+        pytest.skip("Debian's adb is not installed (`make deps` installs it)")
+    other = build(BuildConfig(traces=MESSAGES, out=tmp_path, html=False, android=False,
+                              tasks=False)).apps[0].spec
+    spec = android_apps["example"].spec
+    adb_server = AdbServer().start()
+    with DeviceServer([VirtualDevice(other)]) as server:
+        serial = server.serials[0]
+        adb_server.connect(serial)
+        try:
+            assert "Success" in adb_server.run("-s", serial, "install", "-r",
+                                               str(apks["example"].path), timeout=60)
+            adb_server.run("-s", serial, "shell", f"monkey -p {spec.package} 1")
+            assert server.devices[0].dump_xml() == Simulator(spec).xml()
+            listed = adb_server.run("-s", serial, "shell", "pm list packages -3")
+            assert listed == f"package:{spec.package}"
+        finally:
+            adb_server.disconnect(serial)
+            adb_server.stop()

@@ -5,11 +5,14 @@ an app that crashes, a broken reset."""
 from __future__ import annotations
 
 import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 
+from phoneworld.devices.protocol import SPEC_ASSET
+from phoneworld.emit import dumps
 from phoneworld.errors import (
     AppCrashedError,
     DeviceError,
@@ -17,6 +20,7 @@ from phoneworld.errors import (
     DeviceTimeoutError,
     DumpError,
     EnvError,
+    InstallError,
 )
 from phoneworld.ir.trace import Click
 from phoneworld.runtime.env import PhoneEnv
@@ -129,7 +133,13 @@ def test_install_pushes_and_installs(lone: Served, tmp_path) -> None:  # type: i
     dev = lone.devices[0]
     dev.shell(f"pm uninstall {lone.spec.package}")
     apk = tmp_path / "app.apk"
-    apk.write_bytes(b"PK\x03\x04" + bytes(200_000))
+    apk.write_bytes(b"PK\x03\x04" + bytes(200_000))  # no APK: the device says so
+    with pytest.raises(InstallError, match="INSTALL_PARSE_FAILED_NOT_APK"):
+        lone.backend(0, apk=apk)
+    with zipfile.ZipFile(apk, "w") as z:  # a phoneworld APK: it carries its app spec
+        z.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00" + lone.spec.package.encode("utf-16-le"))
+        z.writestr("classes.dex", bytes(200_000))
+        z.writestr(SPEC_ASSET, dumps(lone.spec))
     backend = lone.backend(0, apk=apk)
     assert backend.installed() and dev.installed
     assert backend.reset().screen == lone.spec.start_screen

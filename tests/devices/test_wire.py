@@ -103,8 +103,14 @@ def test_sync_recv(server: DeviceServer) -> None:
     assert data.decode() == server.devices[0].sim.xml()
 
 
-def test_unknown_service_is_closed(server: DeviceServer) -> None:
-    assert Host(server.ports[0]).service("jdwp:1234") == b""
+@pytest.mark.parametrize("service", ["jdwp:1234", "tcp:9008", "localabstract:nothing"])
+def test_unknown_service_is_refused(server: DeviceServer, service: str) -> None:
+    """A service the device lacks, or a device port nobody listens on: CLSE instead of OKAY."""
+    host = Host(server.ports[0])
+    host.send(wire.Message(wire.A_OPEN, 7, 0, service.encode() + b"\0"))
+    m = host.recv()
+    assert (m.command, m.arg1) == (wire.A_CLSE, 7)
+    assert host.service("shell:echo still here") == b"still here\n"
 
 
 def test_vanish_drops_connections(server: DeviceServer) -> None:

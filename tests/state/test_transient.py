@@ -72,3 +72,25 @@ def test_back_that_always_went_to_the_screen_below_is_plain_back() -> None:
     for action in (tap(button("B", 1)), tap(button("Open", 0)), back()):
         sim.step(action)
     assert sim.screen == s["B"]  # the recording only ever backed out of Detail to A
+
+
+def test_a_cancel_that_skipped_a_menu_marks_it_and_returns_to_the_opener() -> None:
+    menu = page("Menu", "Rename")
+    rename = page("Rename", "Cancel")
+    home, a, bb = page("Home", "A", "B"), page("A", "More"), page("B", "More")
+    run = episode("run#1", home, tap(button("A", 0)), a, tap(button("More", 0)), menu,
+                  tap(button("Rename", 0)), rename, tap(button("Cancel", 0)), a, back(), home,
+                  tap(button("B", 1)), bb, tap(button("More", 0)), menu,
+                  tap(button("Rename", 0)), rename)
+    c = compile_app(traces(run))
+    s = ids(c)
+    schema, _ = prepare(c.abstraction, c.graph)
+    assert s["Menu"] in schema.transient
+    cancel = next(t for t in c.spec.transitions if t.screen == s["Rename"] and t.support > 0)
+    assert (cancel.nav, cancel.target) == ("pop", None)
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(button("B", 1)), tap(button("More", 0)), tap(button("Rename", 0)),
+                   tap(button("Cancel", 0))):
+        sim.step(action)
+    assert sim.screen == s["B"]  # Cancel returns to where the menu was opened from

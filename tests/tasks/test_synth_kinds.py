@@ -48,6 +48,48 @@ def test_a_radio_button_is_not_cleared() -> None:
     assert "setting_wi_fi_only_on" in ids and "setting_wi_fi_only_off" not in ids
 
 
+def _storage_app(eject: bool = True) -> AppSpec:
+    """Two storage boxes: "Switch storage" swaps them, "Eject" (recorded unless `eject` is
+    False) clears "Internal" alone, and each box can also be ticked on its own."""
+    def storage(internal: bool, sd: bool) -> Observation:
+        return screen(
+            view(CHECKBOX, b(40, 200, 1040, 320), id="internal", text="Internal",
+                 checkable=True, clickable=True, checked=internal),
+            view(CHECKBOX, b(40, 400, 1040, 520), id="sd", text="SD Card", checkable=True,
+                 clickable=True, checked=sd),
+            view(BUTTON, b(40, 1500, 1040, 1620), id="eject", text="Eject", clickable=True),
+            view(BUTTON, b(40, 1700, 1040, 1820), id="swap", text="Switch storage",
+                 clickable=True), activity=".StorageActivity")
+
+    ejects = (storage(True, False), click(500, 1560), storage(False, False), click(500, 1560))
+    return compile_app(traces(episode(
+        "e0", *(ejects if eject else ()), storage(True, False), click(500, 1750),
+        storage(False, True), click(500, 1750), storage(True, False),
+    ))).spec
+
+
+def _rule(task: TaskSpec) -> list[dict[str, object]]:
+    clauses = getattr(task.rule, "all_of", (task.rule,))
+    return [c.model_dump(exclude_none=True, exclude_defaults=True) for c in clauses]
+
+
+def test_a_flag_swapped_with_a_neighbour_pins_the_neighbour_where_the_swap_leaves_it() -> None:
+    app = _storage_app()
+    checks = {c.task.id: c for c in sanity.check_tasks(app, synthesize(app).tasks)}
+    on = checks["setting_sd_card_on"]
+    # ticking "SD Card" alone and then ejecting "Internal" is a state the rule must decide: the
+    # swap leaves "Internal" cleared, so the rule asks for that, and no near miss passes
+    assert on.kept, on.detail
+    assert {"equals": {"var": "internal", "value": False}} in _rule(on.task)
+    assert not any(c.reason == sanity.GAMEABLE for c in checks.values())
+
+
+def test_a_neighbour_only_ever_moved_with_the_flag_stays_unpinned() -> None:
+    on = next(t for t in synthesize(_storage_app(eject=False)).tasks
+              if t.id == "setting_sd_card_on")
+    assert not any("internal" in str(c) for c in _rule(on))
+
+
 ADD = view(BUTTON, b(40, 1700, 1040, 1820), id="add", text="Add photo", clickable=True)
 
 

@@ -1,5 +1,7 @@
 """Virtual-device commands that manage the app: `am`, `pm`, `monkey`, `run-as`, `pidof`, and the
-table `ANDROID` of every Android command the virtual shell knows.
+table `ANDROID` of every Android command the virtual shell knows (each a function of the device,
+argv and stdin returning stdout and the exit status; one that keeps running raises
+`ports.StillRunning`).
 
 Only the served app is installed (plus a launcher that owns the home screen). Outputs follow
 Android's (`Broadcast completed: result=0`, `Success`, `run-as: unknown package: ...`), so clients
@@ -12,10 +14,14 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
-from phoneworld.devices.protocol import LAUNCHER_CATEGORY, STATE_EXTRA, reset_action
+from phoneworld.devices.protocol import LAUNCHER_CATEGORY, SPEC_ASSET, STATE_EXTRA, reset_action
+from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual import screen_cmds as sc
+from phoneworld.devices.virtual import system_cmds as sy
+from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
 from phoneworld.devices.virtual.device import norm_path
 from phoneworld.errors import PhoneworldError
+from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
 
 if TYPE_CHECKING:
@@ -23,6 +29,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 Out = tuple[bytes, int]
+# helper apps harnesses install, played by the device: package -> what (un)installing it updates
+HELPERS = {droidbot_server.PACKAGE: droidbot_server.sync}
 # `am` intent options that take one value (two for the typed extras)
 _ONE = {"-a", "-c", "-d", "-t", "-f", "-p", "-n", "-e", "--user", "--receiver-permission",
         "-i", "--attribute", "--display", "--windowingMode", "--activityType", "-P", "--start-profiler",
@@ -115,26 +123,105 @@ def cmd_monkey(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     return b"** No activities found to run, monkey aborted.\n", 251
 
 
+def apk_path(dev: VirtualDevice, package: str | None = None) -> str:
+    pkg = package or dev.package
+    if pkg == LAUNCHER_PACKAGE:
+        return f"/system/priv-app/Launcher3/Launcher3.apk"
+    return f"/data/app/{pkg}-1/base.apk"
+
+
+def _list_packages(dev: VirtualDevice, rest: list[str]) -> Out:
+    """`pm list packages [-f] [-3|-s] [-U] [FILTER]`: the launcher is a system app."""
+    flags = "".join(a[1:] for a in rest if a.startswith("-") and not a.startswith("--"))
+    words = [a for a in rest if not a.startswith("-")]
+    filt = words[1] if len(words) > 1 else ""
+    pkgs = ([] if "3" in flags else [LAUNCHER_PACKAGE]) + \
+        ([dev.package] if dev.installed and "s" not in flags else []) + \
+        ([] if "s" in flags else sorted(dev.helpers))
+    out = []
+    for p in sorted(pkgs):
+        if filt not in p:
+            continue
+        line = f"package:{apk_path(dev, p)}={p}" if "f" in flags else f"package:{p}"
+        out.append(line + (" uid:10100" if "U" in flags else ""))
+    return "".join(o + "\n" for o in out).encode(), 0
+
+
+def _install(dev: VirtualDevice, path: str, flags: set[str]) -> Out:
+    """`pm install FILE`: a phoneworld APK (one carrying its app spec) installs that app: the
+    served app again, or another app, which this one-app device then serves instead; a helper
+    app a harness brings installs as the helper the device plays; any other APK is refused."""
+    apk = dev.files.get(norm_path(path)) if path else None
+    if apk is None:
+        return f"Failure [INSTALL_FAILED_INVALID_URI: no file {path or '(none)'}]\n".encode(), 1
+    try:
+        package, spec = read_apk(apk, (dev.package, *HELPERS))
+    except ValueError as exc:
+        return f"Failure [INSTALL_PARSE_FAILED_NOT_APK: {path}: {exc}]\n".encode(), 1
+    if package in HELPERS:  # a harness's helper app: the device answers its protocol itself
+        dev.helpers.add(package)
+        HELPERS[package](dev)
+        return b"Success\n", 0
+    if spec is None:
+        return f"Failure [INSTALL_FAILED_INVALID_APK: {path} is not a phoneworld APK (no " \
+               f"{SPEC_ASSET}); this virtual device runs only compiled phoneworld apps]\n" \
+               .encode(), 1
+    if spec.package == dev.package and dev.installed and "-r" not in flags:
+        return f"Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install {spec.package} " \
+               "without first uninstalling.]\n".encode(), 1
+    dev.install_app(spec)
+    logger.info("virtual device %s: %s installed from %s", dev.serial, spec.package, path)
+    return b"Success\n", 0
+
+
+def read_apk(apk: bytes, known: tuple[str, ...]) -> tuple[str, AppSpec | None]:
+    """The package of an APK among `known` ("" for none: its binary manifest keeps strings
+    UTF-16LE in its string pool, where a known name is enough to spot), and the app spec a
+    phoneworld APK carries. Raises ValueError for a file that is no APK."""
+    import io
+    import zipfile
+
+    from pydantic import ValidationError
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(apk)) as z:
+            manifest = z.read("AndroidManifest.xml")
+            raw = z.read(SPEC_ASSET) if SPEC_ASSET in z.namelist() else None
+    except (zipfile.BadZipFile, KeyError, OSError) as exc:
+        raise ValueError("not an APK (no AndroidManifest.xml in a zip)") from exc
+    package = next((k for k in known if k.encode("utf-16-le") in manifest or k.encode() in manifest),
+                   "")
+    if raw is None:
+        return package, None
+    try:
+        spec = AppSpec.model_validate_json(raw)
+    except ValidationError as exc:
+        raise ValueError(f"its {SPEC_ASSET} is not a valid app spec: {exc.errors()[0]['msg']}") \
+            from exc
+    return spec.package, spec
+
+
 def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     sub, rest = (args[1] if len(args) > 1 else ""), args[2:]
     words = [a for a in rest if not a.startswith("-")]
     target = words[-1] if words else ""
     mine = target == dev.package and dev.installed
     if sub == "list" and words[:1] == ["packages"]:
-        pkgs = [LAUNCHER_PACKAGE] + ([dev.package] if dev.installed else [])
-        filt = words[1] if len(words) > 1 else ""
-        return "".join(f"package:{p}\n" for p in sorted(pkgs) if filt in p).encode(), 0
+        return _list_packages(dev, rest)
     if sub == "path":
-        return (f"package:/data/app/{dev.package}-1/base.apk\n".encode(), 0) if mine else (b"", 1)
+        if target in dev.helpers:
+            return f"package:{apk_path(dev, target)}\n".encode(), 0
+        return (f"package:{apk_path(dev)}\n".encode(), 0) if mine else (b"", 1)
     if sub == "clear":
         if not mine:
             return b"Failed\n", 1
         dev.clear_data()
         return b"Success\n", 0
     if sub == "install":
-        if norm_path(target) not in dev.files:
-            return b"Failure [INSTALL_FAILED_INVALID_URI]\n", 1
-        dev.installed = True
+        return _install(dev, target, {a for a in rest if a.startswith("-")})
+    if sub == "uninstall" and target in dev.helpers:
+        dev.helpers.discard(target)
+        HELPERS[target](dev)
         return b"Success\n", 0
     if sub == "uninstall":
         if not mine:
@@ -178,6 +265,8 @@ ANDROID = {
     if args[1:2] == ["package"] else (b"cmd: unknown service\n", 1),
     "monkey": cmd_monkey, "run-as": cmd_run_as, "pidof": cmd_pidof,
     "input": sc.cmd_input, "uiautomator": sc.cmd_uiautomator, "screencap": sc.cmd_screencap,
-    "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": sc.cmd_dumpsys,
-    "settings": lambda dev, args, data: (b"null\n", 0),
+    "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": cmd_dumpsys,
+    "settings": sy.cmd_settings, "ime": sy.cmd_ime, "logcat": sy.cmd_logcat,
+    "getevent": sy.cmd_getevent, "app_process": sy.cmd_app_process, "ifconfig": sy.cmd_ifconfig,
+    "ip": sy.cmd_ip,
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ LAUNCHER_COMPONENT = f"{LAUNCHER_PACKAGE}/{LAUNCHER_PACKAGE}.Launcher"
 DIRS = frozenset({"/", "/sdcard", "/data", "/data/local", "/data/local/tmp", "/storage",
                   "/storage/emulated", "/storage/emulated/0", "/sdcard/Download"})
 _pids = itertools.count(4100)
+MAX_LOG = 5000
 
 
 @dataclass
@@ -76,11 +78,23 @@ class VirtualDevice:
         self.faults = Faults()
         self.input_log: list[str] = []  # every `input ...` command received, for tests
         self.serial = ""  # set by the server: "127.0.0.1:PORT"
+        self.sockets: dict[str, Any] = {}  # device-side servers by socket name (`virtual.ports`)
+        self.reverses: dict[str, str] = {}  # `adb reverse`: device socket -> host socket
+        self.helpers: set[str] = set()  # helper apps installed that the device plays itself
+        self.services: dict[str, Any] = {}  # running helper services: component -> stop
+        self.root = False  # `adb root` switched adbd to root
+        self.clipboard = ""  # what a helper app (uiautomator2's server) set and pastes
+        self.ime = "com.android.inputmethod.latin/.LatinIME"  # `ime set`
+        self.log: list[str] = []  # logcat lines, threadtime format (`logcat`), the last MAX_LOG
+        self.log_count = 0  # lines ever logged (a following `logcat` reads from its count)
+        self.settings: dict[str, dict[str, str]] = {}  # `settings put NAMESPACE KEY VALUE`
         dev = spec.device
         # a screen of another size than the app was recorded on: views and touches are scaled
-        self.width, self.height = size or (dev.width, dev.height)
+        self.physical = size or (dev.width, dev.height)
+        self.width, self.height = self.physical
         self.fx, self.fy = self.width / dev.width, self.height / dev.height
-        self.density = dev.density or 420
+        self.physical_density = dev.density or 420
+        self.density = self.physical_density
         self.props = {
             "ro.product.model": model, "ro.product.name": "phoneworld", "ro.product.device":
             "phoneworld", "ro.product.manufacturer": "phoneworld", "ro.build.version.sdk":
@@ -103,9 +117,24 @@ class VirtualDevice:
 
     # ------------------------------------------------------------------ app process
 
+    def logcat(self, level: str, tag: str, message: str, pid: int | None = None) -> None:
+        """One line of the device's log, as `logcat -v threadtime` prints it."""
+        now = time.time()
+        stamp = time.strftime("%m-%d %H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d}"
+        p = pid or 1200  # system_server's pid when the app's own is not the writer
+        self.log.append(f"{stamp} {p:5d} {p:5d} {level} {tag:<8}: {message}")
+        self.log_count += 1
+        del self.log[:-MAX_LOG]
+
     @property
     def running(self) -> bool:
         return self.pid is not None
+
+    def focus_of_start(self) -> str:
+        """The component of the app's start screen (its launcher activity)."""
+        act = self.spec.screen(self.spec.start_screen).activity or f"{self.package}/.MainActivity"
+        pkg, _, cls = act.partition("/")
+        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else act
 
     def focus(self) -> str:
         """What has the window focus: an error dialog's title or an activity component."""
@@ -125,17 +154,28 @@ class VirtualDevice:
         self.error_dialog = False
         if self.pid is None:
             self.pid = next(_pids)
+            self.logcat("I", "ActivityManager", f"Start proc {self.pid}:{self.package}/u0a100 for "
+                        f"activity {{{self.focus_of_start()}}}")
         self.sim.step(tr.OpenApp(package=self.package))
+        self.logcat("I", "ActivityTaskManager", f"Displayed {self.focus()}: +42ms")
 
     def stop_app(self) -> None:
         """`am force-stop`: the process dies, the home screen shows."""
         self.flush_input()
+        if self.pid is not None:
+            self.logcat("I", "ActivityManager", f"Force stopping {self.package} appid=10100 user=0")
+            self.logcat("I", "ActivityManager", f"Killing {self.pid}:{self.package}/u0a100 (adj 0):"
+                        " stop " + self.package)
         self.pid = None
         self.error_dialog = False
         self.sim.step(tr.CloseApp())
 
     def crash(self) -> None:
         logger.info("virtual device %s: the app crashes (injected)", self.serial)
+        self.logcat("E", "AndroidRuntime", "FATAL EXCEPTION: main", self.pid)
+        self.logcat("E", "AndroidRuntime", f"Process: {self.package}, PID: {self.pid}", self.pid)
+        self.logcat("E", "AndroidRuntime", "java.lang.RuntimeException: injected by the test",
+                    self.pid)
         self.stop_app()
         self.error_dialog = True
 
@@ -149,12 +189,29 @@ class VirtualDevice:
         else:
             self.sim.set_position(LAUNCHER, state)
 
+    def install_app(self, spec: AppSpec) -> None:
+        """`pm install` of a phoneworld APK: this device now serves `spec` (installed, not
+        running, its state initial; the screen keeps its size, the app is scaled to it)."""
+        self.stop_app()
+        self.spec, self.package, self.sim = spec, spec.package, Simulator(spec)
+        self.installed = True
+        app = spec.device
+        self.fx, self.fy = self.width / app.width, self.height / app.height
+        self.sim.set_position(LAUNCHER, None)
+
     def clear_data(self) -> None:
         """`pm clear`: stop the app and reset its data to the initial state."""
         self.stop_app()
         self.sim.set_position(LAUNCHER, None)
 
     # ------------------------------------------------------------------ screen geometry
+
+    def resize(self, size: tuple[int, int] | None) -> None:
+        """`wm size WxH` (None: `wm size reset`): the logical screen the app is drawn on."""
+        self.flush_input()
+        self.width, self.height = size or self.physical
+        app = self.spec.device
+        self.fx, self.fy = self.width / app.width, self.height / app.height
 
     @property
     def scaled(self) -> bool:

@@ -3,9 +3,11 @@
 Events of one shell command line are queued and applied together when the line ends (or before
 any other command runs), so that what a real device does over several events becomes one action:
 a clear-and-type (`input keyevent MOVE_END DEL DEL ...` then `input text ...`) sets the focused
-field's text once (a trace `type`), two taps at one point are a `double_click`, and a swipe that
-does not move and lasts 400 ms or more is a `long_press`. Other swipes are drags (the simulator
-scrolls at their start point; one that moves less than 10 px does nothing).
+field's text once (a trace `type`), two taps at one point are a `double_click`, a swipe that does
+not move and lasts 400 ms or more is a `long_press`, and a zero-length shorter one is a tap, as on
+Android (`input swipe X Y X Y 200`, what DroidBot sends for a touch, is a click). Other swipes are
+drags (the simulator scrolls at their start point; one that moves less than 10 px does nothing,
+as the simulator's `drag` does, though Android would take a move inside its touch slop for a tap).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 LONG_PRESS_MS = 400
+TOUCH_SLOP = 10  # px a touch may move and still be a tap or a long press
 _EDIT_KEYS = {KEYCODES["DEL"], KEYCODES["FORWARD_DEL"], KEYCODES["MOVE_END"], KEYCODES["MOVE_HOME"]}
 _ACTION_KEYS: dict[int, Any] = {
     KEYCODES["BACK"]: tr.Back, KEYCODES["HOME"]: tr.Home, KEYCODES["ENTER"]: tr.Enter,
@@ -74,8 +77,10 @@ def to_actions(events: list[Event], sim: Simulator) -> list[Any]:
 
 
 def _swipe(x1: int, y1: int, x2: int, y2: int, ms: int) -> Any:
-    if max(abs(x2 - x1), abs(y2 - y1)) < 10 and ms >= LONG_PRESS_MS:
+    if max(abs(x2 - x1), abs(y2 - y1)) < TOUCH_SLOP and ms >= LONG_PRESS_MS:
         return tr.LongPress(x=x1, y=y1)
+    if (x1, y1) == (x2, y2):
+        return tr.Click(x=x1, y=y1)
     return tr.Drag(x1=x1, y1=y1, x2=x2, y2=y2)
 
 

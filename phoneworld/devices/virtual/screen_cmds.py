@@ -1,5 +1,6 @@
 """Virtual-device commands that read or touch the screen: `input`, `uiautomator dump`,
-`screencap`, `wm`, `dumpsys`, `getprop`.
+`screencap` (and the `framebuffer:` service's image), `wm`, `getprop` (`dumpsys` is in
+`virtual.dumpsys`).
 
 `uiautomator dump` writes the simulator's XML (the same bytes the simulator backend observes) and
 prints Android's own message, typo included ("UI hierchary dumped to: ..."). `screencap -p`
@@ -84,7 +85,8 @@ def cmd_uiautomator(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     return f"UI hierchary dumped to: {path}\n".encode(), 0
 
 
-def _image(dev: VirtualDevice) -> Any:
+def screen_image(dev: VirtualDevice) -> Any:
+    """The screen as a PIL image of the device's size (what screencap shows)."""
     from phoneworld.runtime.screenshot import render_image
 
     app = dev.spec.device
@@ -93,7 +95,7 @@ def _image(dev: VirtualDevice) -> Any:
 
 
 def screenshot_png(dev: VirtualDevice) -> bytes:
-    img = _image(dev)
+    img = screen_image(dev)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
@@ -101,26 +103,70 @@ def screenshot_png(dev: VirtualDevice) -> bytes:
 
 def cmd_screencap(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     png = "-p" in args[1:]
-    paths = [a for a in args[1:] if not a.startswith("-")]
+    paths = [a for i, a in enumerate(args[1:], 1) if not a.startswith("-") and args[i - 1] != "-d"]
     if png or (paths and paths[0].endswith(".png")):
         out = screenshot_png(dev)
     else:
-        rgb = np.asarray(_image(dev))
+        rgb = np.asarray(screen_image(dev))
         rgba = np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
-        out = struct.pack("<III", dev.width, dev.height, 1) + rgba.tobytes()
+        head = struct.pack("<III", dev.width, dev.height, 1)  # RGBA_8888
+        if int(dev.props["ro.build.version.sdk"]) >= 28:
+            head += struct.pack("<I", 1)  # API 28+ adds the colour space (1: sRGB)
+        out = head + rgba.tobytes()
     if paths:
         dev.files[norm_path(paths[0])] = out
         return b"", 0
     return out, 0
 
 
+def framebuffer(dev: VirtualDevice) -> bytes:
+    """What adbd's `framebuffer:` service sends: the header of the device's API level (version 2,
+    with a colour space, from API 28; version 1 before), then RGBA_8888 pixels."""
+    with dev.lock:
+        dev.flush_input()
+        rgb = np.asarray(screen_image(dev))
+    rgba = np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)]).tobytes()
+    w, h = rgb.shape[1], rgb.shape[0]
+    layout = (0, 8, 16, 8, 8, 8, 24, 8)  # red, blue, green, alpha: (offset, length)
+    if int(dev.props["ro.build.version.sdk"]) >= 28:
+        head = struct.pack("<14I", 2, 32, 1, len(rgba), w, h, *layout)  # colour space 1: sRGB
+    else:
+        head = struct.pack("<13I", 1, 32, len(rgba), w, h, *layout)
+    return head + rgba
+
+
+def _wm_value(arg: str, kind: str) -> tuple[int, int] | int | None:
+    if kind == "size":
+        w, _, h = arg.lower().partition("x")
+        return (int(w), int(h)) if w.isdigit() and h.isdigit() and int(w) and int(h) else None
+    return int(arg) if arg.isdigit() and int(arg) > 0 else None
+
+
 def cmd_wm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
-    sub = args[1] if len(args) > 1 else ""
+    """`wm size [WxH|reset]`, `wm density [DPI|reset]`: an override shows as Android prints it,
+    and a new size rescales what the screen shows and where touches land."""
+    sub, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    if sub not in ("size", "density"):
+        return b"usage: wm [size|density] [VALUE|reset]\n", 1
+    physical = dev.physical if sub == "size" else dev.physical_density
+    if rest:
+        value = None if rest[0] == "reset" else _wm_value(rest[0], sub)
+        if value is None and rest[0] != "reset":
+            return f"Error: bad {sub} {rest[0]}\n".encode(), 255
+        if sub == "size":
+            dev.resize(value)  # type: ignore[arg-type]
+        else:
+            dev.density = value or dev.physical_density  # type: ignore[assignment]
+        return b"", 0
     if sub == "size":
-        return f"Physical size: {dev.width}x{dev.height}\n".encode(), 0
-    if sub == "density":
-        return f"Physical density: {dev.density}\n".encode(), 0
-    return b"usage: wm [size|density]\n", 1
+        out = f"Physical size: {physical[0]}x{physical[1]}\n"  # type: ignore[index]
+        if (dev.width, dev.height) != physical:
+            out += f"Override size: {dev.width}x{dev.height}\n"
+    else:
+        out = f"Physical density: {physical}\n"
+        if dev.density != physical:
+            out += f"Override density: {dev.density}\n"
+    return out.encode(), 0
 
 
 def cmd_getprop(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
@@ -128,27 +174,3 @@ def cmd_getprop(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if len(args) > 1:
         return (props.get(args[1], args[2] if len(args) > 2 else "") + "\n").encode(), 0
     return "".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())).encode(), 0
-
-
-def cmd_dumpsys(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
-    service = args[1] if len(args) > 1 else ""
-    focus = dev.focus()
-    win = f"Window{{5a1c0de u0 {focus}}}"
-    if service == "window":
-        app = focus if "/" in focus and " " not in focus else dev.package
-        return (f"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
-                f"  mCurrentFocus={win}\n"
-                f"  mFocusedApp=AppWindowToken{{7f00b1 token=Token{{3c2e u0 {app} t1}}}}\n"
-                f"  init={dev.width}x{dev.height} {dev.density}dpi cur={dev.width}x{dev.height}"
-                f" app={dev.width}x{dev.height}\n").encode(), 0
-    if service == "activity":
-        return (f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
-                f"  mResumedActivity: ActivityRecord{{9d2 u0 {focus} t1}}\n"
-                f"  ACTIVITY {focus} 9d2 pid={dev.pid or 0}\n").encode(), 0
-    if service == "package" and len(args) > 2:
-        if args[2] != dev.package or not dev.installed:
-            return b"", 0
-        return (f"Packages:\n  Package [{dev.package}] (1f2e3d):\n    versionCode=1\n"
-                f"    versionName=1.0\n    flags=[ DEBUGGABLE HAS_CODE ALLOW_CLEAR_USER_DATA ]\n"
-                ).encode(), 0
-    return b"", 0

@@ -7,6 +7,12 @@ thread (`start`/`stop`, or a `with` block). It binds 127.0.0.1 unless told other
 in a worker thread, so a slow screenshot on one device does not stall the others; a command made to
 hang by a fault holds only its own stream. `vanish(i)` closes device i's sockets, as when a phone
 is unplugged or an emulator dies.
+
+Besides the shell and sync: `framebuffer:` (the raw image of the device's API level),
+`tcp:PORT` and `localabstract:NAME` to device-side servers (`virtual.ports`; a socket nobody
+listens on is refused with CLSE), `reverse:` (forward, list-forward, killforward, as adbd answers
+them; nothing on the device dials out), `root:` and `unroot:`. A command that keeps running
+(`ports.StillRunning`) holds its shell stream open until the host closes it.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from typing import Any
 
 from phoneworld.devices import wire
 from phoneworld.devices.virtual.device import VirtualDevice
+from phoneworld.devices.virtual.ports import FOLLOW_S, StillRunning, socket_name
+from phoneworld.devices.virtual.screen_cmds import framebuffer
 from phoneworld.devices.virtual.sync import serve_sync
 from phoneworld.errors import DeviceError
 
@@ -28,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 FEATURES = ("shell_v2",)
 START_TIMEOUT = 10.0
+RESTART_DELAY = 0.2  # seconds from `adb root`'s answer to the connection drop of adbd's restart
 
 
 class _Stream:
@@ -57,6 +66,17 @@ class _Stream:
             await self.more.wait()
         out = bytes(self.buf[:n])
         del self.buf[:n]
+        return out
+
+    async def read_some(self) -> bytes:
+        """What has arrived (waiting for something); b"" once the host closed the stream."""
+        while not self.buf:
+            if self.closed:
+                return b""
+            self.more.clear()
+            await self.more.wait()
+        out = bytes(self.buf)
+        self.buf.clear()
         return out
 
     async def write(self, data: bytes) -> None:
@@ -117,6 +137,10 @@ class _Connection:
     async def _dispatch(self, msg: wire.Message) -> None:
         if msg.command == wire.A_OPEN:
             service = msg.data.rstrip(b"\0").decode(errors="replace")
+            if not self._accepts(service):
+                logger.info("virtual device %s: service %r is refused", self.dev.serial, service)
+                await self.send(wire.Message(wire.A_CLSE, 0, msg.arg0))
+                return
             local, self.next_id = self.next_id, self.next_id + 1
             stream = _Stream(self, local, msg.arg0)
             self.streams[local] = stream
@@ -137,21 +161,72 @@ class _Connection:
             known.shut()
             self.streams.pop(msg.arg1, None)
 
+    def _accepts(self, service: str) -> bool:
+        if service.startswith(("tcp:", "localabstract:", "localreserved:", "localfilesystem:")):
+            return socket_name(service) in self.dev.sockets
+        return service.startswith(("shell", "exec:", "sync:", "framebuffer:", "reverse:",
+                                   "root:", "unroot:"))
+
     async def _service(self, stream: _Stream, service: str) -> None:
         try:
             if service.startswith(("shell", "exec:")):
                 await self._shell(stream, service)
             elif service == "sync:":
                 await serve_sync(self.dev, stream)
+            elif service.startswith("framebuffer:"):
+                loop = asyncio.get_running_loop()
+                await stream.write(await loop.run_in_executor(None, framebuffer, self.dev))
+            elif service.startswith("reverse:"):
+                await stream.write(self._reverse(service.removeprefix("reverse:")))
+            elif service in ("root:", "unroot:"):
+                answer = self._root(service == "root:")
+                await stream.write(answer)
+                if answer.startswith(b"restarting"):  # adbd restarts: the host reconnects
+                    asyncio.get_running_loop().call_later(RESTART_DELAY,
+                                                          self.writer.transport.abort)
             else:
-                logger.info("virtual device %s: service %r is not supported", self.dev.serial,
-                            service)
+                handler = self.dev.sockets.get(socket_name(service))
+                if handler is not None:
+                    await handler(stream)
         except (EOFError, ConnectionError):
             pass
         finally:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await stream.close()
             self.streams.pop(stream.local, None)
+
+    def _reverse(self, request: str) -> bytes:
+        """adbd's answers to `adb reverse` (the adb server reads the OKAY/FAIL itself)."""
+        rev = self.dev.reverses
+        if request == "list-forward":
+            body = "".join(f"{self.dev.serial} {r} {h}\n" for r, h in rev.items()).encode()
+            return f"{len(body):04x}".encode() + body  # adbd sends no OKAY before the list
+        if request == "killforward-all":
+            rev.clear()
+            return b"OKAY"
+        if request.startswith("killforward:"):
+            if rev.pop(request.removeprefix("killforward:"), None) is None:
+                return _fail("listener '" + request.removeprefix("killforward:") + "' not found")
+            return b"OKAY"
+        if request.startswith("forward:"):
+            spec = request.removeprefix("forward:")
+            norebind = spec.startswith("norebind:")
+            remote, _, local = spec.removeprefix("norebind:").partition(";")
+            if not remote or not local:
+                return _fail(f"malformed reverse request: {request}")
+            if norebind and remote in rev:
+                return _fail("cannot rebind existing socket")
+            rev[remote] = local
+            return b"OKAY"
+        return _fail(f"unknown reverse request: {request}")
+
+    def _root(self, root: bool) -> bytes:
+        """`adb root`/`adb unroot`: adbd restarts as root (or not): the connection drops and the
+        host's adb server connects again, as with a phone."""
+        if root == self.dev.root:
+            return b"adbd is already running as root\n" if root else b"adbd not running as root\n"
+        self.dev.root = root
+        return b"restarting adbd as root\n" if root else b"restarting adbd as non root\n"
 
     async def _shell(self, stream: _Stream, service: str) -> None:
         head, _, command = service.partition(":")
@@ -160,7 +235,11 @@ class _Connection:
             await stream.write(b"interactive shells are not supported by virtual devices\n")
             return
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(None, self.dev.shell, command)
+        try:
+            result = await loop.run_in_executor(None, self.dev.shell, command)
+        except StillRunning as running:
+            await self._running(stream, running, v2)
+            return
         if result.delay:
             await asyncio.sleep(result.delay)
         if result.hang:
@@ -173,6 +252,33 @@ class _Connection:
             return
         body = wire.shell_v2_packet(wire.SHELL_STDOUT, result.output) if result.output else b""
         await stream.write(body + wire.shell_v2_packet(wire.SHELL_EXIT, bytes([result.code & 255])))
+
+
+    async def _running(self, stream: _Stream, running: StillRunning, v2: bool) -> None:
+        """A process that lives until the host closes its stream (what it reads is dropped)."""
+        try:
+            if running.output:
+                out = running.output
+                await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
+            while not stream.closed:
+                stream.more.clear()
+                stream.buf.clear()
+                if running.more is None:
+                    await stream.more.wait()
+                    continue
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stream.more.wait(), FOLLOW_S)
+                out = await asyncio.get_running_loop().run_in_executor(None, running.more)
+                if out and not stream.closed:
+                    await stream.write(wire.shell_v2_packet(wire.SHELL_STDOUT, out) if v2 else out)
+        finally:
+            if running.stop is not None:
+                running.stop()
+
+
+def _fail(message: str) -> bytes:
+    data = message.encode()
+    return b"FAIL" + f"{len(data):04x}".encode() + data
 
 
 class DeviceServer:

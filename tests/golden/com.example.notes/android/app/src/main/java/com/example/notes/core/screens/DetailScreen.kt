@@ -90,10 +90,10 @@ object DetailClickEditButton : Transition("t013_s02_detail_click_edit_button", "
 }
 
 /**
- * On "detail", click image_button_navigate_up: goes back to s00_main (seen 3 times).
+ * On "detail", click image_button_navigate_up: goes back (seen 3 times).
  * Transition t014_s02_detail_click_image_button_navigate_up.
  */
-object DetailClickImageButtonNavigateUp : Transition("t014_s02_detail_click_image_button_navigate_up", "s02_detail", "click", "image_button_navigate_up", "s00_main", Nav.POP) {
+object DetailClickImageButtonNavigateUp : Transition("t014_s02_detail_click_image_button_navigate_up", "s02_detail", "click", "image_button_navigate_up", null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s02_detail:click:image_button_navigate_up")
     }

@@ -59,10 +59,10 @@ object EditorBack : Transition("t004_s01_editor_back", "s01_editor", "back", nul
 }
 
 /**
- * On "editor", click image_button_navigate_up: goes back to s00_main (seen 1 times).
+ * On "editor", click image_button_navigate_up: goes back (seen 1 times).
  * Transition t005_s01_editor_click_image_button_navigate_up.
  */
-object EditorClickImageButtonNavigateUp : Transition("t005_s01_editor_click_image_button_navigate_up", "s01_editor", "click", "image_button_navigate_up", "s00_main", Nav.POP) {
+object EditorClickImageButtonNavigateUp : Transition("t005_s01_editor_click_image_button_navigate_up", "s01_editor", "click", "image_button_navigate_up", null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s01_editor:click:image_button_navigate_up")
     }

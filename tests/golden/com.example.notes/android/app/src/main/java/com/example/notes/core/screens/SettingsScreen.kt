@@ -66,10 +66,10 @@ object SettingsClickDarkModeSwitch : Transition("t016_s03_settings_click_dark_mo
 }
 
 /**
- * On "settings", click image_button_navigate_up: goes back to s00_main (seen 1 times).
+ * On "settings", click image_button_navigate_up: goes back (seen 1 times).
  * Transition t017_s03_settings_click_image_button_navigate_up.
  */
-object SettingsClickImageButtonNavigateUp : Transition("t017_s03_settings_click_image_button_navigate_up", "s03_settings", "click", "image_button_navigate_up", "s00_main", Nav.POP) {
+object SettingsClickImageButtonNavigateUp : Transition("t017_s03_settings_click_image_button_navigate_up", "s03_settings", "click", "image_button_navigate_up", null, Nav.POP) {
     override fun apply(c: Ctx) {
         c.state.enteredMain = Values.asText("s03_settings:click:image_button_navigate_up")
     }
