@@ -35,7 +35,7 @@ import heapq
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -361,50 +361,22 @@ class _Search:
 
     def cheaper(self, found: tuple[Move, ...],
                 changes: Callable[[Mapping[str, Any]], list[str]] | None = None) -> Cheaper:
-        """Breadth-first search, breaking any clause on the way, of every path shorter than
-        `found`: the shortest passing one, and (with `changes`, listing the required changes
-        of a state) a passing end state with the same outcome as `found`'s (the same `any_of`
-        alternatives) and fewer changes."""
-        sim, params, verifier = self.sim, self.inst.params, self.verifier
-        depth = sum(m.kind != "done" for m in found) - 1
-        sim.reset(self.inst.state)
-        root = _Node(sim.snapshot(), None, None, 0)
-        want = mine = None
-        wanted: list[str] = []
+        """`search_shorter` from the instance's start on the app (with `changes`, the required
+        changes a state makes, also for a cheaper passing state)."""
+        self.sim.reset(self.inst.state)
+        root = _Node(self.sim.snapshot(), None, None, 0)
+        judge = None
         if changes is not None:
             end, answer = self._play(found)
-            wanted = changes(end)
-            want = len(wanted)
-            mine = verifier.branches(end, params, answer)
-        seen, queue = {self.key()}, deque([root])
-        shorter: tuple[Move, ...] | None = None
-        limit = self.config.max_cheaper
-        while queue:
-            node = queue.popleft()
-            if node.depth >= depth:
-                continue
+            judge = cheaper_judge(self.verifier, self.inst.params, end, answer, changes)
+        seen = {self.key()}
+
+        def children(node: _Node) -> Iterator[tuple[_Node, tuple[Move, ...] | None]]:
             for child, goal, _ in self.expand(node, seen):
-                path = self._found(child, goal)
-                if path is not None:
-                    if shorter is None and len(path) < len(found):
-                        shorter = path
-                        if changes is None:  # breadth-first: the first one is the shortest
-                            return Cheaper(len(seen), True, shorter)
-                    if changes is not None:
-                        state = child.snap.state
-                        answer = path[-1].text if path[-1].kind == "done" else None
-                        made = changes(state)
-                        if len(made) < (want or 0) and \
-                                verifier.branches(state, params, answer) == mine:
-                            return Cheaper(len(seen), False, shorter, path, dict(state),
-                                           (want or 0, len(made)),
-                                           tuple(x for x in wanted if x not in made))
-                if len(seen) >= limit:
-                    # breadth-first: every state shallower than `node`'s children was seen
-                    return Cheaper(len(seen), node.depth + 1 > depth, shorter,
-                                   changes=(want or 0, want or 0))
-                queue.append(child)
-        return Cheaper(len(seen), True, shorter, changes=(want or 0, want or 0))
+                yield child, self._found(child, goal)
+
+        return search_shorter(root, children, lambda n: n.snap.state, lambda: len(seen), found,
+                              self.config.max_cheaper, judge)
 
     def _play(self, moves: tuple[Move, ...]) -> tuple[dict[str, Any], Any]:
         self.sim.reset(self.inst.state)
@@ -452,6 +424,59 @@ class _Search:
 def _line_of(n: Any) -> str:
     return n.c.cls.rsplit(".", 1)[-1] + (f" id={n.c.resource_id.split(':id/', 1)[-1]}"
                                           if n.c.resource_id else "")
+
+
+Judge = Callable[[Mapping[str, Any], tuple[Move, ...]], tuple[int, int, tuple[str, ...]] | None]
+
+
+def cheaper_judge(verifier: Verifier, params: Mapping[str, Any], end: Mapping[str, Any],
+                  answer: Any, changes: Callable[[Mapping[str, Any]], list[str]]) -> Judge:
+    """Whether a passing state (reached by a path) is cheaper than the solution's end `end`:
+    (the solution's changes, its own, the solution's it does not make) when it makes fewer of
+    them and takes the same `any_of` alternatives, else None."""
+    wanted = changes(end)
+    mine = verifier.branches(dict(end), dict(params), answer)
+
+    def judge(state: Mapping[str, Any], path: tuple[Move, ...]) -> tuple[int, int, tuple[str, ...]] | None:
+        made = changes(state)
+        said = path[-1].text if path and path[-1].kind == "done" else None
+        if len(made) >= len(wanted) or verifier.branches(dict(state), dict(params), said) != mine:
+            return None
+        return len(wanted), len(made), tuple(x for x in wanted if x not in made)
+
+    return judge
+
+
+def search_shorter(root: Any, children: Callable[[Any], Iterable[tuple[Any, tuple[Move, ...] | None]]],
+                   state_of: Callable[[Any], Mapping[str, Any]], seen: Callable[[], int],
+                   found: tuple[Move, ...], limit: int, judge: Judge | None = None) -> Cheaper:
+    """Breadth-first search from `root` (nodes with a `depth`; `children(node)`: its unseen
+    children, each with its passing path or None), breaking any clause on the way, of every path
+    shorter than `found`: the shortest passing one, and (with `judge`) a passing state cheaper
+    than `found`'s end. `seen()`: how many states were seen so far (at most `limit`)."""
+    depth = sum(m.kind != "done" for m in found) - 1
+    queue: deque[Any] = deque([root])
+    shorter: tuple[Move, ...] | None = None
+    while queue:
+        node = queue.popleft()
+        if node.depth >= depth:
+            continue
+        for child, path in children(node):
+            if path is not None:
+                if shorter is None and len(path) < len(found):
+                    shorter = path
+                    if judge is None:  # breadth-first: the first one is the shortest
+                        return Cheaper(seen(), True, shorter)
+                verdict = judge(state_of(child), path) if judge is not None else None
+                if verdict is not None:
+                    want, got, missing = verdict
+                    return Cheaper(seen(), False, shorter, path, dict(state_of(child)),
+                                   (want, got), missing)
+            if seen() >= limit:
+                # breadth-first: every state shallower than `node`'s children was seen
+                return Cheaper(seen(), node.depth + 1 > depth, shorter)
+            queue.append(child)
+    return Cheaper(seen(), True, shorter)
 
 
 def search_cheaper(sim: Simulator, inst: TaskInstance, verifier: Verifier,
