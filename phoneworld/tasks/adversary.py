@@ -465,7 +465,7 @@ def state_diff(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
             gone, new = _diff_records(before, after)
             lines += [f"{name}: - {_show(before[i])}" for i in gone]
             lines += [f"{name}: + {_show(after[i])}" for i in new]
-            if not gone and not new and [_rec_key(r) for r in before] != [_rec_key(r) for r in after]:
+            if not gone and not new and list(map(_rec_key, before)) != list(map(_rec_key, after)):
                 lines.append(f"{name}: the same records in another order: {_moved(before, after)}")
         elif _key(x) != _key(y):
             lines.append(f"{name}: {x!r} -> {y!r}")

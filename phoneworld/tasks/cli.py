@@ -171,7 +171,8 @@ def evaluate(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Pat
         mean = sum(e["oracle_steps"] for e in solved) / len(solved) if solved else 0
         typer.echo(f"their verifiers rejected {sum(a['rejected'] for a in attacked)} of "
                    f"{sum(a['tried'] for a in attacked)} near misses at build time; cheaper: "
-                   f"tried {len(searched)}, found {sum(bool(c['found']) for c in searched)}; oracle "
+                   f"tried {len(searched)}, found {sum(bool(c['found']) for c in searched)}; "
+                   "oracle "
                    f"solutions {mean:.2f} steps on average, "
                    f"{sum(bool(e.get('shortest')) for e in solved)} of {len(solved)} proven "
                    "shortest")

@@ -24,8 +24,8 @@ state fewer steps away without one, the solution is proven shortest too; otherwi
 a task the oracle cannot solve says why.
 
 The same unrestricted search, of every path shorter than a solution, is the sanity check's search
-for cheaper passing states (`search_cheaper`): a state that passes with fewer of the changes the rule
-reads than the solution makes means the verifier does not ask for all of them.
+for cheaper passing states (`search_cheaper`): a state that passes with fewer of the changes the
+rule reads than the solution makes means the verifier does not ask for all of them.
 """
 
 from __future__ import annotations
@@ -437,7 +437,8 @@ def cheaper_judge(verifier: Verifier, params: Mapping[str, Any], end: Mapping[st
     wanted = changes(end)
     mine = verifier.branches(dict(end), dict(params), answer)
 
-    def judge(state: Mapping[str, Any], path: tuple[Move, ...]) -> tuple[int, int, tuple[str, ...]] | None:
+    def judge(state: Mapping[str, Any], path: tuple[Move, ...]
+              ) -> tuple[int, int, tuple[str, ...]] | None:
         made = changes(state)
         said = path[-1].text if path and path[-1].kind == "done" else None
         if len(made) >= len(wanted) or verifier.branches(dict(state), dict(params), said) != mine:
@@ -447,7 +448,8 @@ def cheaper_judge(verifier: Verifier, params: Mapping[str, Any], end: Mapping[st
     return judge
 
 
-def search_shorter(root: Any, children: Callable[[Any], Iterable[tuple[Any, tuple[Move, ...] | None]]],
+def search_shorter(root: Any,
+                   children: Callable[[Any], Iterable[tuple[Any, tuple[Move, ...] | None]]],
                    state_of: Callable[[Any], Mapping[str, Any]], seen: Callable[[], int],
                    found: tuple[Move, ...], limit: int, judge: Judge | None = None) -> Cheaper:
     """Breadth-first search from `root` (nodes with a `depth`; `children(node)`: its unseen
@@ -497,6 +499,6 @@ def solve(sim: Simulator, inst: TaskInstance, verifier: Verifier,
           changes: Callable[[Mapping[str, Any]], list[str]] | None = None) -> OracleResult:
     """The shortest action sequence (within the task's training budget) that makes `verifier`
     pass from the task instance's start, found on `sim` (which is left in an unspecified state).
-    `changes` (the required changes a state makes, as lines) lets the search for a shorter path after a
-    best-first one also look for cheaper passing states (`search_cheaper`)."""
+    `changes` (the required changes a state makes, as lines) lets the search for a shorter path
+    after a best-first one also look for cheaper passing states (`search_cheaper`)."""
     return _Search(sim, inst, verifier, config or OracleConfig(), changes).run()

@@ -238,8 +238,9 @@ def summarize(checks: list[TaskCheck], dropped: Counter[str] | None = None) -> T
                                      "rejected": sum(a.rejected for a in attacked)},
                         gameable=sum(c.reason in (GAMEABLE, CHEAPER) for c in checks),
                         cheaper=cheaper_figures(searched),
-                        solution_steps=round(sum(len(c.oracle.moves) for c in solved  # type: ignore[union-attr]
-                                                 ) / len(solved), 2) if solved else None,
+                        solution_steps=round(sum(len(c.oracle.moves)  # type: ignore[union-attr]
+                                                 for c in solved) / len(solved), 2)
+                        if solved else None,
                         proven_shortest=sum(c.shortest for c in solved))
 
 

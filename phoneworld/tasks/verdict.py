@@ -286,9 +286,9 @@ def unchanged(state: Mapping[str, Any], start: Mapping[str, Any], collection: st
         if first is not None:
             rec = records(start, collection)[first]
             shown = "{" + ", ".join(f"{k}: {show(v)}" for k, v in sorted(rec.items())) + "}"
-            return Verdict(False, f"the record {shown} of {collection} is not where it was, edited in "
-                           f"{', '.join(edit)} at most (deleted and added again, moved, or "
-                           "changed in another field)", label)
+            return Verdict(False, f"the record {shown} of {collection} is not where it was, "
+                           f"edited in {', '.join(edit)} at most (deleted and added again, "
+                           "moved, or changed in another field)", label)
     if before == after:
         return Verdict(True, f"the other records of {collection} are as at the start", label)
     gone = [_record_text(r) for r in (before - after).elements()]

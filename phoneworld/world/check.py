@@ -65,7 +65,8 @@ def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
     return check_instance(world, task, verifier,
                           lambda: instantiate(task, schema, verify=verifier),
                           lambda inst: solve(world, schema, inst, verifier, config),
-                          writable(world), frozenset(rule_reads(schema, task.rule)),  # type: ignore[arg-type]
+                          writable(world),
+                          frozenset(rule_reads(schema, task.rule)),  # type: ignore[arg-type]
                           lambda inst, res, n: search_cheaper(world, schema, inst, verifier, res,
                                                               n, config))
 

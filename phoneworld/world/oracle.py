@@ -44,7 +44,7 @@ from phoneworld.world.device import World, WorldSnapshot
 from phoneworld.world.schema import WorldSchema, split_source
 from phoneworld.world.system import HOME
 
-WORLD_ORACLE = OracleConfig(max_states=4000, max_guided=0)
+WORLD_ORACLE = OracleConfig(max_states=4000, max_guided=0, max_cheaper=200)  # world steps cost more
 
 
 @dataclass
