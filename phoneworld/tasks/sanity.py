@@ -59,10 +59,15 @@ class TaskCheck:
 
     @property
     def shortest(self) -> bool:
-        """Whether the oracle's solution is proven shortest: by its own search, and the search
-        for cheaper states found no shorter passing path."""
-        return bool(self.oracle and self.oracle.solved and self.oracle.shortest
-                    and (self.cheaper is None or self.cheaper.shorter is None))
+        """Whether the oracle's solution is proven shortest: the search for cheaper states found
+        no shorter passing path, and either saw every shorter one or the oracle's own search
+        proved it (a world's staged solution is proven by the first alone)."""
+        if not (self.oracle and self.oracle.solved):
+            return False
+        c = self.cheaper
+        if c is not None and c.shorter is not None:
+            return False
+        return self.oracle.shortest or (c is not None and c.complete)
 
 
 class Playground(Protocol):
