@@ -19,8 +19,10 @@ the row is the set's main app (the one with the most recorded steps), read from 
   a covered miss outside it an input the mock never saw);
 - tasks: tasks kept by the sanity check; full: the same when the set is built from its whole
   recording, as `phoneworld build SET` does (the app a user gets; left out with --heldout 0); near / rej: the near-miss end states their verifiers were
-  attacked with and rejected (equal: a task whose verifier accepts one is not kept); game: tasks
-  rejected as gameable.
+  attacked with and rejected (equal: a task whose verifier accepts one is not kept); cheap: tasks
+  searched for a cheaper passing state (every path shorter than the oracle's) and found: those
+  where one passed (such a task is not kept); proven: kept tasks whose solution is proven
+  shortest; game: tasks rejected as gameable (a near miss or a cheaper state passes).
 
 A closing line gives the means of each column. The table is also written as JSON (default
 bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
@@ -50,7 +52,8 @@ COLUMNS = (  # (key, heading, width)
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
     ("tasks", "tasks", 5), ("tasks_full", "full", 4), ("adv_tried", "near", 5),
-    ("adv_rejected", "rej", 5),
+    ("adv_rejected", "rej", 5), ("cheap_tried", "cheap", 5), ("cheap_found", "found", 5),
+    ("proven", "proven", 6),
     ("gameable", "game", 4), ("seconds", "s", 6),
 )
 
@@ -108,11 +111,15 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "tasks": (report.get("tasks") or {}).get("kept"),
         "adv_tried": ((report.get("tasks") or {}).get("adversarial") or {}).get("tried"),
         "adv_rejected": ((report.get("tasks") or {}).get("adversarial") or {}).get("rejected"),
+        "cheap_tried": ((report.get("tasks") or {}).get("cheaper") or {}).get("tried"),
+        "cheap_found": ((report.get("tasks") or {}).get("cheaper") or {}).get("found"),
+        "proven": (report.get("tasks") or {}).get("proven_shortest"),
         "gameable": (report.get("tasks") or {}).get("gameable"),
     }
 
 
-COUNTS = {"chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "gameable", "seconds"}  # columns that are not fractions
+COUNTS = {"chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried", "cheap_found",
+          "proven", "gameable", "seconds"}  # columns that are not fractions
 
 
 def cell(key: str, value: Any, width: int) -> str:
