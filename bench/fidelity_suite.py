@@ -17,9 +17,12 @@ the row is the set's main app (the one with the most recorded steps), read from 
 - known: the share of the covered changing steps whose trigger (screen, action, widget) training
   recorded, and known match: their `transition_match_changing` (a miss there is wrong behaviour,
   a covered miss outside it an input the mock never saw);
-- tasks: tasks kept by the sanity check; near / rej: the near-miss end states their verifiers were
-  attacked with and rejected (equal: a task whose verifier accepts one is not kept); game: tasks
-  rejected as gameable.
+- tasks: tasks kept by the sanity check; full: the same when the set is built from its whole
+  recording, as `phoneworld build SET` does (the app a user gets; left out with --heldout 0); near / rej: the near-miss end states their verifiers were
+  attacked with and rejected (equal: a task whose verifier accepts one is not kept); cheap: tasks
+  searched for a cheaper passing state (every path shorter than the oracle's) and found: those
+  where one passed (such a task is not kept); proven: kept tasks whose solution is proven
+  shortest; game: tasks rejected as gameable (a near miss or a cheaper state passes).
 
 A closing line gives the means of each column. The table is also written as JSON (default
 bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
@@ -48,7 +51,9 @@ COLUMNS = (  # (key, heading, width)
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
-    ("tasks", "tasks", 5), ("adv_tried", "near", 5), ("adv_rejected", "rej", 5),
+    ("tasks", "tasks", 5), ("tasks_full", "full", 4), ("adv_tried", "near", 5),
+    ("adv_rejected", "rej", 5), ("cheap_tried", "cheap", 5), ("cheap_found", "found", 5),
+    ("proven", "proven", 6),
     ("gameable", "game", 4), ("seconds", "s", 6),
 )
 
@@ -106,11 +111,15 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "tasks": (report.get("tasks") or {}).get("kept"),
         "adv_tried": ((report.get("tasks") or {}).get("adversarial") or {}).get("tried"),
         "adv_rejected": ((report.get("tasks") or {}).get("adversarial") or {}).get("rejected"),
+        "cheap_tried": ((report.get("tasks") or {}).get("cheaper") or {}).get("tried"),
+        "cheap_found": ((report.get("tasks") or {}).get("cheaper") or {}).get("found"),
+        "proven": (report.get("tasks") or {}).get("proven_shortest"),
         "gameable": (report.get("tasks") or {}).get("gameable"),
     }
 
 
-COUNTS = {"chg", "tasks", "adv_tried", "adv_rejected", "gameable", "seconds"}  # columns that are not fractions
+COUNTS = {"chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried", "cheap_found",
+          "proven", "gameable", "seconds"}  # columns that are not fractions
 
 
 def cell(key: str, value: Any, width: int) -> str:
@@ -167,6 +176,10 @@ def main() -> int:
         def one(n_folder: tuple[int, Path]) -> dict[str, Any]:
             n, folder = n_folder
             row = build_set(folder, args.heldout, Path(tmp) / f"set{n}", args.timeout)
+            if args.heldout > 0 and row.get("app"):
+                # the app a user gets: `phoneworld build SET`, nothing held out
+                full = build_set(folder, 0.0, Path(tmp) / f"set{n}.full", args.timeout)
+                row["tasks_full"] = full.get("tasks") if full.get("app") == row["app"] else None
             name = str(folder.relative_to(root)) if folder != root else folder.name
             print(f"[{n + 1}/{len(sets)}] {name}: exit {row['exit']}, {row['seconds']} s",
                   file=sys.stderr, flush=True)

@@ -135,7 +135,8 @@ def check(
     traces: Path = typer.Argument(..., help="Folder of recorded traces."),
     fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
 ) -> None:
-    """Validate traces only; exit 1 when they have errors."""
+    """Validate traces only; exit 1 when they have errors (as `build` would), and when no app
+    has a recorded action (nothing to build)."""
     from phoneworld.pipeline import check as run_check
 
     try:
@@ -146,7 +147,9 @@ def check(
     _print_diagnostics(diagnostics.items)
     for name in trace_set.apps():
         eps = trace_set.for_app(name).episodes
-        typer.echo(f"{name}: {len(eps)} episode(s), {sum(len(e.steps) for e in eps)} step(s)")
+        actions = sum(len(e.steps) - 1 for e in eps)
+        typer.echo(f"{name}: {len(eps)} episode(s), {sum(len(e.steps) for e in eps)} step(s), "
+                   f"{actions} action(s){'' if actions else ' (not built: PW190)'}")
 
 
 @app.command()

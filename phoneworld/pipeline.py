@@ -30,7 +30,7 @@ from phoneworld.fidelity import (
     FreeRun, ReplayError, recorded_contents, split_heldout, teacher_forced,
 )
 from phoneworld.graph import graph
-from phoneworld.ingest import codes, ingest
+from phoneworld.ingest import codes, ingest, without_actions
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
@@ -127,6 +127,9 @@ def check(traces: Path, fmt: str | None = None) -> tuple[TraceSet, Diagnostics]:
         diagnostics.error(codes.NO_EPISODES.id, "no episodes found", SourceRef(file=str(traces)),
                           codes.NO_EPISODES.hint)
         raise InputError(f"{traces}: no episodes", diagnostics.items)
+    without_actions(trace_set, traces, diagnostics)
+    if diagnostics.has_errors:
+        raise InputError(f"{traces}: no recorded action, nothing to build", diagnostics.items)
     return trace_set, diagnostics
 
 
@@ -160,9 +163,7 @@ def build(config: BuildConfig, progress: Progress | None = None) -> BuildResult:
     for app in trace_set.apps():
         app_traces = trace_set.for_app(app)
         if sum(len(ep.steps) - 1 for ep in app_traces.episodes) < 1:
-            diagnostics.warning("PW190", f"app {app} has no recorded action; not built",
-                                app_traces.episodes[0].source, "record at least one action")
-            continue
+            continue  # warned by check (PW190)
         say(f"build {app}")
         try:
             result.apps.append(build_app(app_traces, config, diagnostics, root))

@@ -8,6 +8,7 @@ import json
 import logging
 import signal
 import threading
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Optional
 
@@ -39,7 +40,10 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     size: Optional[str] = typer.Option(None, help="Screen size WxH (default: the app's); "
                                        "views and touches are scaled."),
-    connect: bool = typer.Option(False, help="Also `adb connect` every device."),
+    connect: bool = typer.Option(False, help="Also `adb connect` every device to the adb server "
+                                 "of --adb-port (started if not running, as `adb devices` would); "
+                                 "on exit they are disconnected, and a server started here is "
+                                 "stopped when nothing else is attached to it."),
     adb_port: Optional[int] = typer.Option(None, help=ADB_PORT_HELP),
 ) -> None:
     """Serve APP_DIR as COUNT adb devices until interrupted; prints their serials."""
@@ -59,15 +63,14 @@ def serve(
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        if connect:
-            adb = AdbServer(port=adb_port)
+        with ExitStack() as stack:
+            if connect:  # the user's adb server, so `adb devices` lists them
+                stack.enter_context(AdbServer.users(adb_port).connected(server.serials))
             for s in server.serials:
-                adb.connect(s)
-        for s in server.serials:
-            typer.echo(s)
-        err.print(f"serving {spec.package} on {len(server.serials)} device(s); Ctrl-C stops")
-        while not stop.wait(1.0):
-            pass
+                typer.echo(s)
+            err.print(f"serving {spec.package} on {len(server.serials)} device(s); Ctrl-C stops")
+            while not stop.wait(1.0):
+                pass
     except KeyboardInterrupt:
         pass
     except PhoneworldError as exc:

@@ -4,7 +4,9 @@ timeout, every failure wrapped once into the `DeviceError` tree (`phoneworld.err
 `DeviceLink(serial)` runs shell commands (with exit codes over shell protocol v2), pulls and
 pushes files over `sync:` (adbutils' own sync has no timeout, so RECV/SEND are done here), and
 pings. `AdbServer` runs a private adb server (a port of its own, mDNS and USB scans off) as a
-child process and connects TCP devices to it: tests, benchmarks and `phoneworld device` use it.
+child process and connects TCP devices to it: tests and benchmarks use it. `AdbServer.users()`
+is the user's own server ($ANDROID_ADB_SERVER_PORT or 5037), which `phoneworld device serve
+--connect` connects its devices to (and disconnects them from when it stops).
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ import struct
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import adbutils
 from adbutils._adb import AdbConnection
 from adbutils.errors import AdbError, AdbTimeout
 
-from phoneworld.errors import DeviceError, DeviceLostError, DeviceTimeoutError, ToolchainError
+from phoneworld.errors import (
+    DeviceError, DeviceLostError, DeviceTimeoutError, ToolchainError, UsageError,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,9 +76,20 @@ class _Client(adbutils.AdbClient):  # type: ignore[misc]
         return self._version
 
 
+def server_port(port: int | None = None) -> int:
+    """The port of the user's adb server, by adb's own rule: `port`, else
+    $ANDROID_ADB_SERVER_PORT, else 5037."""
+    if port:
+        return port
+    raw = os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise UsageError(f"ANDROID_ADB_SERVER_PORT is {raw!r}, not a port number: unset it or "
+                         "set it to the port of your adb server (adb's default is 5037)")
+    return int(raw)
+
+
 def client(port: int | None = None, host: str = "127.0.0.1") -> adbutils.AdbClient:
-    port = port or int(os.environ.get("ANDROID_ADB_SERVER_PORT", "5037"))
-    return _Client(host=host, port=port)
+    return _Client(host=host, port=server_port(port))
 
 
 class DeviceLink:
@@ -186,6 +202,30 @@ class AdbServer:
                     "ADB_USB": "0", "ADB_EMU": "0"}
         self.proc: subprocess.Popen[bytes] | None = None
         self._log: Any = None
+        self.owned = True  # False for the user's server: `stop` leaves it running
+
+    @classmethod
+    def users(cls, port: int | None = None, adb: str | None = None) -> AdbServer:
+        """The user's own adb server (`server_port(port)`), reached with the user's environment,
+        so that `adb devices` in another shell sees what is connected here; the `adb` command
+        starts it as its daemon when it is not running, as `adb devices` would."""
+        server = cls(server_port(port), adb)
+        server.env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(server.port)}
+        server.owned = False
+        return server
+
+    def listening(self) -> bool:
+        """Whether an adb server answers on the port."""
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1.0).close()
+        except OSError:
+            return False
+        return True
+
+    def serials(self) -> list[str]:
+        """`adb devices`: the serials the server knows, in any state."""
+        lines = self.run("devices").splitlines()
+        return [ln.split("\t")[0] for ln in lines if "\t" in ln]
 
     def run(self, *args: str, timeout: float = 20.0) -> str:
         cmd = [self.exe, "-P", str(self.port), *args]
@@ -225,7 +265,9 @@ class AdbServer:
         raise DeviceTimeoutError("adb server did not come up", None, "adb nodaemon server")
 
     def stop(self) -> None:
-        """`adb kill-server`, and make sure the child is gone."""
+        """`adb kill-server`, and make sure the child is gone (never for the user's server)."""
+        if not self.owned:
+            return
         proc = self.proc
         try:
             self.run("kill-server", timeout=10.0)
@@ -255,6 +297,33 @@ class AdbServer:
 
     def client(self) -> adbutils.AdbClient:
         return client(self.port)
+
+    @contextmanager
+    def connected(self, serials: list[str]) -> Iterator[AdbServer]:
+        """`adb connect` every serial; on the way out (an exception, Ctrl-C) disconnect each one
+        connected, so none stays behind "offline", and `adb kill-server` when this started the
+        server (none was listening) and nothing else is attached to it, so no daemon is left."""
+        started = not self.listening()
+        done: list[str] = []
+        try:
+            for s in serials:
+                done.append(s)
+                self.connect(s)
+            yield self
+        finally:
+            for s in done:
+                self.disconnect(s)
+            if started and self.listening() and not self._others():
+                try:
+                    self.run("kill-server", timeout=10.0)
+                except DeviceError as exc:
+                    logger.info("adb kill-server on port %d: %s", self.port, exc)
+
+    def _others(self) -> list[str]:
+        try:
+            return self.serials()
+        except DeviceError:
+            return ["?"]  # unknown: leave the server running
 
     def link(self, serial: str, timeout: float = DEFAULT_TIMEOUT) -> DeviceLink:
         return DeviceLink(serial, self.client(), timeout)

@@ -3,6 +3,7 @@
 Public API::
 
     ingest(root: Path, fmt: str | None = None, diagnostics: Diagnostics | None = None) -> TraceSet
+    without_actions(traces: TraceSet, root: Path, diagnostics: Diagnostics) -> list[str]
 
 `root` is a folder tree; episodes may be nested at any depth. The format of each folder is detected
 (`detect.py`) unless `fmt` forces one of `FORMATS`: "native" (episode.json, `native.py`),
@@ -40,7 +41,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.ir.trace import Episode, TraceSet
 
-__all__ = ["FORMATS", "ingest", "natural_key"]
+__all__ = ["FORMATS", "ingest", "natural_key", "without_actions"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +84,26 @@ def ingest(root: Path, fmt: str | None = None, diagnostics: Diagnostics | None =
                 len(episodes), sum(len(ep.steps) for ep in episodes), len(sources),
                 time.perf_counter() - started, diagnostics.counts())
     return TraceSet(episodes=tuple(episodes))
+
+
+def without_actions(traces: TraceSet, root: Path, diagnostics: Diagnostics) -> list[str]:
+    """The apps of `traces` with no recorded action (plain dumps are screens only), which nothing
+    can be compiled from: a warning for each (PW190) while another app has actions, else one
+    error (PW191) naming the root, both with the hint to the recorder and `episode.json`."""
+    apps = traces.apps()
+    bare = [a for a in apps if sum(len(ep.steps) - 1 for ep in traces.for_app(a).episodes) < 1]
+    if bare and len(bare) == len(apps):
+        n = len(traces.episodes)
+        codes.report(diagnostics, codes.NO_ACTIONS,
+                     f"{n} episode(s) of {len(apps)} app(s) ({', '.join(apps[:3])}"
+                     f"{', ...' if len(apps) > 3 else ''}) hold screens but no recorded action: "
+                     "nothing to build", SourceRef(file=Path(root).name or str(root)))
+    else:
+        for app in bare:
+            codes.report(diagnostics, codes.APP_WITHOUT_ACTIONS,
+                         f"app {app} has no recorded action; not built",
+                         traces.for_app(app).episodes[0].source)
+    return bare
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:

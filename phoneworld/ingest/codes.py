@@ -12,6 +12,7 @@ means the same thing and carries a default hint. Groups:
 - PW150-PW156  AutoDroid `utg.yaml`
 - PW160-PW163  LlamaTouch traces
 - PW170-PW172  any file of any format: unreadable, nested too deep, a number out of range
+- PW190, PW191 apps with screens but no recorded action (plain dumps): nothing to compile
 
 Errors are unrecoverable problems (the caller raises `InputError`); warnings are messy but real
 data that ingest handled, and each says what it did; notes record a decision worth knowing.
@@ -174,6 +175,17 @@ OUT_OF_RANGE = _c("PW172", "error", "a number is not finite or outside the range
                   "absolute value), ids and steps are small integers; NaN and Infinity are "
                   "not numbers")
 
+
+# ----------------------------------------------------------------------------- recorded actions
+RECORD_HINT = ("a mock app is compiled from what actions did to screens, and these files hold "
+               "screens only: record sessions on the phone with `phoneworld record --serial S "
+               "--app PKG --policy stdin` (native traces), or write each session as an "
+               "episode.json (`phoneworld-trace/1`: its screens and the action taken on each; "
+               "see the README's \"Input formats\")")
+APP_WITHOUT_ACTIONS = _c("PW190", "warning", "an app has screens but no recorded action; it is "
+                         "not built (the other apps are)", RECORD_HINT)
+NO_ACTIONS = _c("PW191", "error", "no app has a recorded action (plain uiautomator dumps, say): "
+                "there is nothing to compile", RECORD_HINT)
 
 ALL_CODES: tuple[Code, ...] = tuple(v for v in globals().values() if isinstance(v, Code))
 

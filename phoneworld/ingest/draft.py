@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from phoneworld.ir.base import SourceRef
-from phoneworld.ir.trace import Action, Device, Episode, Handoff, Observation, Step
+from phoneworld.ir.trace import Action, Device, Episode, Handoff, Observation, Step, TypeText
 
 
 @dataclass
@@ -50,12 +50,28 @@ def freeze(draft: DraftEpisode, app: str, steps: list[DraftStep] | None = None,
     if not chosen or chosen[-1].action is not None:
         raise ValueError(f"episode {ep_id}: the last step must exist and have no action")
     frozen = tuple(
-        Step(index=i, observation=s.observation, action=s.action,
+        Step(index=i, observation=s.observation,
+             action=received(s.action, chosen[i + 1].observation if i + 1 < len(chosen) else None),
              source=SourceRef(file=s.file, line=s.line, episode=ep_id, step=i))
         for i, s in enumerate(chosen)
     )
     return Episode(id=ep_id, app=app, device=draft.device, instruction=draft.instruction,
                    steps=frozen, source=SourceRef(file=draft.file, episode=ep_id), handoff=handoff)
+
+
+def received(action: Action | None, after: Observation | None) -> Action | None:
+    """A typed text as the app received it: a recorder that hands `input text` its text in quotes
+    a shell does not strip types the quotes too, and the field shows `"text"`. Where a field of the
+    next screen shows the typed text in quotes and none shows it bare, the step typed the quotes."""
+    if not isinstance(action, TypeText) or after is None or not action.text:
+        return action
+    shown = {n.text for n in after.root.walk() if n.editable}
+    if action.text in shown:
+        return action
+    for q in ('"', "'"):
+        if q + action.text + q in shown:
+            return TypeText(text=q + action.text + q)
+    return action
 
 
 def clip(x: int, y: int, device: Device) -> tuple[int, int]:

@@ -38,8 +38,9 @@ class StateVarSummary(Frozen):
 class TasksSummary(Frozen):
     """Synthesized tasks and their sanity check: how many were proposed, kept and rejected, the
     rejection reasons counted, the kept tasks by kind, the near-miss end states the kept tasks'
-    verifiers were attacked with (`tried`, `rejected`: equal, or the task is not kept) and the
-    number of tasks rejected as gameable, and the length of the kept tasks' solutions."""
+    verifiers were attacked with (`tried`, `rejected`: equal, or the task is not kept), the
+    search for cheaper passing states (`cheaper`), the number of tasks rejected as gameable (by
+    a near miss or a cheaper state), and the length of the kept tasks' solutions."""
 
     synthesized: int = 0
     kept: int = 0
@@ -48,6 +49,9 @@ class TasksSummary(Frozen):
     kinds: dict[str, int] = {}
     adversarial: dict[str, int] = {}
     gameable: int = 0
+    # the search for passing states cheaper than the oracle's (tasks searched, states explored,
+    # searches complete within the oracle's length, tasks where one passed)
+    cheaper: dict[str, int] = {}
     # the kept tasks' oracle solutions: their mean length, and how many are proven shortest (found
     # by the breadth-first search; a best-first one is only cut of its detours)
     solution_steps: float | None = None

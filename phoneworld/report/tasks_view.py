@@ -106,6 +106,11 @@ def attack_lines(check: TaskCheck) -> tuple[str, ...]:
     if check.attack is None:
         return ()
     head = f"near misses: {check.attack.rejected} of {check.attack.tried} rejected"
+    c = check.cheaper
+    if c is not None:
+        head += (f"; cheaper states: {c.tried} searched, "
+                 + ("one passes" if c.found else "none passes")
+                 + ("" if c.complete else " (capped)"))
     return (head, *counterexample(check))
 
 

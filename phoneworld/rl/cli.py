@@ -27,6 +27,22 @@ SET = typer.Option([], "--set", help="Override a config value: key.sub=value (YA
                    "repeatable.")
 
 
+def _fields_epilog(module: str, name: str) -> str:
+    """The config fields of `module.name` with their defaults and help, for `--help` (one
+    paragraph each, as rich help text joins single lines)."""
+    import importlib
+
+    from rich.markup import escape
+
+    from phoneworld.rl.config import field_help
+
+    cls = getattr(importlib.import_module(module), name)
+    rows = [f"[bold]{key}[/bold]{f' = {escape(default)}' if default else ''}: {escape(text)}"
+            for key, default, text in field_help(cls)]
+    return ("Config fields (YAML keys; nested ones as dotted --set keys):\n\n" +
+            "\n\n".join(rows))
+
+
 def _load(cls: Any, config: Optional[Path], sets: list[str]) -> Any:
     from phoneworld.rl.config import load_config, parse_override
 
@@ -44,7 +60,7 @@ def _progress() -> Progress:
                     console=err)
 
 
-@app.command()
+@app.command(epilog=_fields_epilog("phoneworld.rl.sft_config", "SFTConfig"))
 def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Supervised fine-tuning on oracle demonstrations (TRL SFTTrainer)."""
     from phoneworld.rl.sft_config import SFTConfig
@@ -67,7 +83,7 @@ def sft(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     typer.echo(str(final))
 
 
-@app.command()
+@app.command(epilog=_fields_epilog("phoneworld.rl.grpo_config", "GRPOConfig"))
 def train(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     """Online RL: step-wise GRPO over mixed mock/real sources."""
     from phoneworld.rl.grpo_config import GRPOConfig
@@ -93,7 +109,7 @@ def train(config: Optional[Path] = CONFIG, sets: list[str] = SET) -> None:
     typer.echo(str(Path(cfg.output_dir)))
 
 
-@app.command("eval")
+@app.command("eval", epilog=_fields_epilog("phoneworld.rl.eval_config", "EvalConfig"))
 def eval_(config: Optional[Path] = CONFIG, sets: list[str] = SET,
           as_json: bool = typer.Option(False, "--json", help="Print the JSON results.")) -> None:
     """Success per category on held-out tasks and apps, mean steps, parse-error rate."""

@@ -281,6 +281,30 @@ def to_dict(cfg: Any) -> dict[str, Any]:
     return dataclasses.asdict(cfg)
 
 
+def field_help(cls: Any, prefix: str = "") -> list[tuple[str, str, str]]:
+    """(dotted key, default, help) of every field of config class `cls`, nested sections and the
+    items of lists of sections (`sources[].kind`) included: what `--help` lists."""
+    hints = typing.get_type_hints(cls)
+    out: list[tuple[str, str, str]] = []
+    for f in dataclasses.fields(cls):
+        key, tp = f"{prefix}{f.name}", hints[f.name]
+        inner = [a for a in (typing.get_args(tp) or ()) if dataclasses.is_dataclass(a)]
+        if dataclasses.is_dataclass(tp):
+            out += field_help(tp, f"{key}.")
+        elif inner and typing.get_origin(tp) in (list, tuple):
+            out.append((key, "", f.metadata.get("help", "")))
+            out += field_help(inner[0], f"{key}[].")
+        elif inner:  # an optional section (judge)
+            out.append((key, "none", f.metadata.get("help", "")))
+            out += field_help(inner[0], f"{key}.")
+        else:
+            default = (f.default if f.default is not dataclasses.MISSING else
+                       f.default_factory() if f.default_factory is not dataclasses.MISSING
+                       else "")
+            out.append((key, "" if default == "" else repr(default), f.metadata.get("help", "")))
+    return out
+
+
 def parse_override(text: str) -> tuple[str, Any]:
     """`a.b=value` (value parsed as YAML) from the command line."""
     if "=" not in text:

@@ -40,8 +40,11 @@ def run_episode(app_dir: Path, policy: str = "random", steps: int | None = 10, s
         yield from _task_episode(app_dir, task, policy, steps, seed, specs, trace_out)
         return
     steps = 10 if steps is None else steps
+    if policy == "oracle":
+        raise UsageError("the oracle policy solves a task: pass --task ID (the ids: `phoneworld "
+                         "tasks list APP_DIR`), or use --policy random")
     if policy not in POLICIES:
-        raise UsageError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+        raise UsageError(f"unknown policy {policy!r}; known: random, oracle (oracle with --task)")
     env = PhoneEnv(app_dir, screenshots=screenshots, max_steps=max(1, steps))
     rng = random.Random(seed)
     _, info = env.reset(seed=seed)

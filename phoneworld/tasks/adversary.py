@@ -11,7 +11,9 @@ in one way a careless or exploiting agent would:
 - `side effect`: something else changed as well: another record edited, deleted or duplicated,
   another setting flipped or counter moved;
 - `wrong field`: the right text written into another field of the record;
-- `wrong answer`: another answer (a count off by one, the opposite yes/no).
+- `wrong answer`: another answer (a count off by one, the opposite yes/no);
+- `replaced`: an edited record deleted and added again (the same records in another order: a
+  rule that identifies records by their place, `unchanged` with `edit`, tells them apart).
 
 Only what the app lets a user change is mutated (`Writable`: the variables and record fields some
 transition writes, the lists some transition grows or shrinks), so every near miss is a state an
@@ -110,6 +112,7 @@ class NearMiss:
     state: dict[str, Any]
     answer: Any = None
     on: str = ""  # the variable or collection it differs in
+    fields: str = ""  # for a record replaced instead of edited: the fields the edit changes
 
     def hint(self) -> str:
         """The kind of clause that would reject this near miss."""
@@ -127,6 +130,10 @@ class NearMiss:
                     f"the rest (`unchanged: {{collection: {self.on}, except: [...]}}`)")
         if self.kind == "wrong field":
             return f"check the field the value belongs in (`exists` on {self.on} with that field)"
+        if self.kind == "replaced":
+            return (f"keep the record in its place: `unchanged: {{collection: {self.on}, except: "
+                    f"[...], edit: [{self.fields}]}}` (the edit changes only those fields, "
+                    "nothing is deleted)")
         if self.kind == "wrong answer":
             return "compare the answer: `equals: {answer: true, value: ...}`"
         if isinstance(self.state.get(self.on), list):
@@ -201,6 +208,8 @@ def near_misses(writable: Writable, start: Mapping[str, Any], end: Mapping[str, 
     seen = {_key(end) + "\0" + norm(answer)}
     for miss in _all(writable, start, end, params, answer, reads):
         k = _key(miss.state or end) + "\0" + norm(miss.answer)
+        if miss.kind == "replaced":  # the same records as `end`, in another order
+            k += "\0" + json.dumps(miss.state, sort_keys=True, default=str)
         if k not in seen:
             seen.add(k)
             out.append(miss)
@@ -217,6 +226,7 @@ def _all(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any],
     yield from _wrong_fields(w, start, end, params, answer)
     yield from _side_effects(w, start, end, answer)
     yield from _wrong_answers(answer)
+    yield from _replaced(w, start, end, answer)
 
 
 def _swaps(end: Mapping[str, Any], params: Mapping[str, Any], answer: Any
@@ -387,6 +397,26 @@ def _side_effects(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any],
                            answer)
 
 
+def _replaced(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any], answer: Any
+              ) -> Iterator[NearMiss]:
+    """An edited record deleted and added again instead (it lands at the end of the list): the
+    same records, another order. Only where the app can both delete and add such records."""
+    for coll in _collections(start, end):
+        if coll not in w.grows or coll not in w.shrinks:
+            continue
+        before, after = _records(start, coll), _records(end, coll)
+        gone, new = _diff_records(before, after)
+        if len(gone) != 1 or len(new) != 1 or new[0] == len(after) - 1:
+            continue
+        old, rec = before[gone[0]], after[new[0]]
+        state = copy.deepcopy(dict(end))
+        state[coll].append(state[coll].pop(new[0]))
+        fields = sorted(f for f in set(old) | set(rec) if norm(old.get(f)) != norm(rec.get(f)))
+        yield NearMiss("replaced", f"{coll}: {_show(old)} deleted and {_show(rec)} added at the "
+                       "end instead of edited in place", state, answer, coll,
+                       ", ".join(fields))
+
+
 def _wrong_answers(answer: Any) -> Iterator[NearMiss]:
     if answer is None:
         return
@@ -435,9 +465,30 @@ def state_diff(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
             gone, new = _diff_records(before, after)
             lines += [f"{name}: - {_show(before[i])}" for i in gone]
             lines += [f"{name}: + {_show(after[i])}" for i in new]
+            if not gone and not new and list(map(_rec_key, before)) != list(map(_rec_key, after)):
+                lines.append(f"{name}: the same records in another order: {_moved(before, after)}")
         elif _key(x) != _key(y):
             lines.append(f"{name}: {x!r} -> {y!r}")
     return lines
+
+
+def changes(start: Mapping[str, Any], state: Mapping[str, Any], reads: frozenset[str]
+            ) -> list[str]:
+    """The changes from `start` to `state` in what the rule reads (`state_diff` lines: a
+    variable changed, a record gone or new); a change elsewhere is no change the task asks for."""
+    return state_diff({k: v for k, v in start.items() if k in reads},
+                      {k: v for k, v in state.items() if k in reads})
+
+
+def _moved(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+    """The first record of `before` that is not in its place in `after`, and where it is."""
+    keys = [_rec_key(r) for r in after]
+    for i, rec in enumerate(before):
+        k = _rec_key(rec)
+        if i >= len(keys) or keys[i] != k:
+            j = keys.index(k)
+            return f"{_show(rec)} moved from place {i + 1} to {j + 1}"
+    return ""
 
 
 @dataclass

@@ -46,9 +46,11 @@ def index_entry(c: TaskCheck) -> dict[str, Any]:
         "instruction": c.instance.instruction if c.instance else c.task.instruction,
         "kept": c.kept, "reason": c.reason, "detail": c.detail if not c.kept else "",
         "oracle_steps": len(c.oracle.moves) if c.oracle and c.oracle.solved else None,
-        "shortest": bool(c.oracle.shortest) if c.oracle and c.oracle.solved else None,
+        "shortest": c.shortest if c.oracle and c.oracle.solved else None,
         "near_misses": ({"tried": c.attack.tried, "rejected": c.attack.rejected}
                         if c.attack is not None else None),
+        "cheaper": ({"states": c.cheaper.tried, "complete": c.cheaper.complete,
+                     "found": c.cheaper.found} if c.cheaper is not None else None),
         "synthesized": "synthesized" in c.task.tags,
     }
 

@@ -103,8 +103,9 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
                                           help="Check only the --specs tasks.")) -> None:
     """Validate the specs, then sanity-check every task: the oracle solves it, doing nothing and
     an immediate `done` fail, and its verifier rejects every near miss of the oracle's end state
-    (a gameable task prints the near miss that passes). Exit 1 when a spec is bad or a task
-    fails."""
+    (a gameable task prints the near miss that passes), and no state reached in fewer steps than
+    its solution passes with fewer of the changes the rule reads (a cheaper state, printed the
+    same way). Exit 1 when a spec is bad or a task fails."""
     from phoneworld.tasks.sanity import check_tasks, counterexample, summarize
 
     try:
@@ -123,10 +124,16 @@ def check(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Path] 
     figures = summarize(checks)
     err.print(f"{len(checks) - len(bad)}/{len(checks)} task(s) pass the sanity check; near misses: "
               f"{sum(a.rejected for a in attacks)}/{sum(a.tried for a in attacks)} rejected, "
-              f"{figures.gameable} task(s) gameable; oracle solutions: {_steps(figures)}",
-              markup=False)
+              f"{figures.gameable} task(s) gameable; {_cheaper(figures)}; oracle solutions: "
+              f"{_steps(figures)}", markup=False)
     if bad:
         raise typer.Exit(1)
+
+
+def _cheaper(figures: TasksSummary) -> str:
+    c = figures.cheaper
+    return (f"cheaper: tried {c.get('tried', 0)}, found {c.get('found', 0)} ({c.get('states', 0)} "
+            f"states, {c.get('complete', 0)} searches complete)")
 
 
 def _steps(figures: TasksSummary) -> str:
@@ -158,11 +165,14 @@ def evaluate(app_dir: Path = typer.Argument(..., help=APP_HELP), specs: list[Pat
                f"({100 * res.rate:.1f}%) within {steps} steps, {len(res.per_task)} tasks")
     built = [e for e in cat.index().values() if e.get("kept") and e["id"] in res.per_task]
     attacked = [e["near_misses"] for e in built if e.get("near_misses")]
+    searched = [e["cheaper"] for e in built if e.get("cheaper")]
     solved = [e for e in built if e.get("oracle_steps") is not None]
     if attacked or solved:  # the build's sanity check of these tasks (tasks.json)
         mean = sum(e["oracle_steps"] for e in solved) / len(solved) if solved else 0
         typer.echo(f"their verifiers rejected {sum(a['rejected'] for a in attacked)} of "
-                   f"{sum(a['tried'] for a in attacked)} near misses at build time; oracle "
+                   f"{sum(a['tried'] for a in attacked)} near misses at build time; cheaper: "
+                   f"tried {len(searched)}, found {sum(bool(c['found']) for c in searched)}; "
+                   "oracle "
                    f"solutions {mean:.2f} steps on average, "
                    f"{sum(bool(e.get('shortest')) for e in solved)} of {len(solved)} proven "
                    "shortest")

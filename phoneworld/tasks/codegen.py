@@ -141,7 +141,8 @@ def clause_text(rule: r.RuleNode) -> str:
     if isinstance(rule, r.Unchanged):
         b = rule.unchanged
         but = " or ".join(where_text(w).removeprefix(" where ") for w in b.except_ if w)
-        return f"{b.collection} unchanged" + (f" but for records where {but}" if but else "")
+        edit = f", edited in place in {', '.join(b.edit)}" if b.edit else ""
+        return f"{b.collection} unchanged" + (f" but for records where {but}" if but else "") + edit
     kids = r.children(rule)
     return f"{'all' if isinstance(rule, r.AllOf) else 'any'} of {len(kids)} clauses"
 
@@ -169,7 +170,8 @@ def rule_nodes(rule: r.RuleNode, app: AppSpec, path: str = "rule") -> list[dict[
             item["kids"] = [visit(node.not_, f"{where}.not")]
         elif isinstance(node, r.Unchanged):
             item.update(collection=node.unchanged.collection,
-                        excepts=[_where(w) for w in node.unchanged.except_])
+                        excepts=[_where(w) for w in node.unchanged.except_],
+                        edit=list(node.unchanged.edit))
         else:
             key = node.OP
             item["kids"] = [visit(k, f"{where}.{key}[{i}]") for i, k in enumerate(r.children(node))]

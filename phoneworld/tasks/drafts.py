@@ -44,6 +44,9 @@ class Draft:
     # per collection, the `where` conditions naming the records it changes (None: it changes one
     # it cannot name, so that collection is pinned by its counts only)
     touches: dict[str, tuple[Raw, ...] | None] = field(default_factory=dict)
+    # per collection, the fields of the named records it edits in place (a rename, a tick): their
+    # `unchanged` pin identifies records by place, so deleting one and adding another fails
+    edits: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def signature(self) -> str:
         """Equal for drafts that would make the same task (duplicates)."""
@@ -218,7 +221,10 @@ def pins(d: Draft, facts: AppFacts) -> list[Raw]:
         out.append({"count": {"collection": name, **_bound(len(recs), d.deltas.get(name, (0, 0)))}})
         named = d.touches.get(name, ())
         if named is not None:
-            out.append({"unchanged": {"collection": name, "except": list(named)}})
+            pin: Raw = {"collection": name, "except": list(named)}
+            if d.edits.get(name) and d.deltas.get(name, (0, 0))[0] >= 0:  # none removed
+                pin["edit"] = list(d.edits[name])
+            out.append({"unchanged": pin})
         for flag in c.flags:
             k = sum(1 for r in recs if r.get(flag) is True)
             change = d.deltas.get(f"{name}.{flag}", (0, 0))

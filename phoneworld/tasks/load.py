@@ -25,7 +25,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostic, Diagnostics
 from phoneworld.tasks import codes
 from phoneworld.tasks.rules import BAD_TAG, RULE_OPS
-from phoneworld.tasks.spec import TaskSpec
+from phoneworld.tasks.spec import PARAM_SOURCES, TaskSpec
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +134,9 @@ def error_message(err: Any, path: YamlPath) -> str:
     that names the field and, for a misspelt key or tag, the nearest known one."""
     t, where = err["type"], _render(path)
     inp = err.get("input")
+    if t == "union_tag_not_found" and "'from'" in err.get("ctx", {}).get("discriminator", ""):
+        return (f"{where}: a parameter needs `from:`, how its value is drawn: one of "
+                f"{', '.join(PARAM_SOURCES)} (e.g. {{type: text, from: phrase}})")
     if t in ("union_tag_invalid", "union_tag_not_found"):
         ctx = err.get("ctx", {})
         tag = ctx.get("tag", "")
@@ -143,7 +146,8 @@ def error_message(err: Any, path: YamlPath) -> str:
             return (f"{where}: expected a mapping with exactly one key (one of {expected}), "
                     f"got {keys}")
         known = re.findall(r"'([^']+)'", expected) or list(RULE_OPS)
-        return f"{where}: unknown {tag!r}{_near(tag, known)}; expected one of {expected}"
+        return (f"{where}: unknown {tag!r}{_near(tag, known)}; expected one of "
+                f"{expected or ', '.join(known)}")
     if t == "extra_forbidden":
         known = TASK_FIELDS if len(path) == 1 else ()
         return f"unknown field {where}{_near(str(path[-1]), known)}"

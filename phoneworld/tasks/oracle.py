@@ -17,8 +17,15 @@ undoing damage is never shorter). When that finds nothing within `OracleConfig.m
 with several parts, in apps with many toggles), a best-first search without that restriction
 takes over, ordered by depth minus 3 x the number of top-level clauses that hold plus the screens
 between here and one where a failing clause can change (`phoneworld.tasks.guide`): its solution
-is valid but not proven shortest (`OracleResult.shortest` is False). Both are bounded by the
-task's step budget and their state caps; a task the oracle cannot solve says why.
+is cut of its detours, then a breadth-first search without that restriction (`cheaper`, at most
+`max_cheaper` states) looks for a shorter path: one it finds replaces it, and when it sees every
+state fewer steps away without one, the solution is proven shortest too; otherwise
+`OracleResult.shortest` is False. All are bounded by the task's step budget and their state caps;
+a task the oracle cannot solve says why.
+
+The same unrestricted search, of every path shorter than a solution, is the sanity check's search
+for cheaper passing states (`search_cheaper`): a state that passes with fewer of the changes the
+rule reads than the solution makes means the verifier does not ask for all of them.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import heapq
 import itertools
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,11 +65,14 @@ class OracleConfig:
         "help": "States the best-first search explores after that at most (0: none)."})
     stack_key: int = field(default=2, metadata={
         "help": "How many top entries of the back stack distinguish two states."})
+    max_cheaper: int = field(default=1000, metadata={
+        "help": "States the search for cheaper passing states (and for a shorter path than a "
+                "best-first solution) explores per task at most (0: none)."})
 
     def __post_init__(self) -> None:
-        if self.max_states < 1 or self.max_guided < 0:
-            raise UsageError(f"max_states must be >= 1 and max_guided >= 0, got "
-                             f"{self.max_states}, {self.max_guided}")
+        if self.max_states < 1 or self.max_guided < 0 or self.max_cheaper < 0:
+            raise UsageError(f"max_states must be >= 1, max_guided and max_cheaper >= 0, got "
+                             f"{self.max_states}, {self.max_guided}, {self.max_cheaper}")
         if self.stack_key < 0:
             raise UsageError(f"stack_key must be >= 0, got {self.stack_key}")
 
@@ -126,7 +137,28 @@ class OracleResult:
     explored: int
     reason: str = ""
     seconds: float = 0.0
-    shortest: bool = True  # found by breadth-first search
+    shortest: bool = True  # found by breadth-first search, or proven shortest after
+    cheaper: Cheaper | None = None  # the search for a shorter path, when it ran
+
+
+@dataclass(frozen=True)
+class Cheaper:
+    """The search for passing states cheaper than the oracle's: a breadth-first search of every
+    path shorter than the oracle's solution, without the oracle's rule of never breaking what
+    holds at the start (`max_cheaper` states at most)."""
+
+    tried: int = 0  # states it explored
+    complete: bool = False  # it saw every state fewer steps away than the oracle's solution
+    shorter: tuple[Move, ...] | None = None  # the shortest passing path, if shorter than that
+    fewer: tuple[Move, ...] | None = None  # a passing path making fewer of the changes the rule
+    fewer_state: dict[str, Any] | None = None  # reads than the oracle's (same outcome), its end
+    changes: tuple[int, int] = (0, 0)  # (the oracle's changes, the fewer path's)
+    missing: tuple[str, ...] = ()  # the oracle's changes the fewer path does not make
+
+    @property
+    def found(self) -> bool:
+        """Whether a passing state makes fewer of the required changes (the task is gameable)."""
+        return self.fewer is not None
 
 
 @dataclass
@@ -148,8 +180,10 @@ def answer_text(v: Any) -> str | None:
 
 class _Search:
     def __init__(self, sim: Simulator, inst: TaskInstance, verifier: Verifier,
-                 config: OracleConfig) -> None:
+                 config: OracleConfig,
+                 changes: Callable[[Mapping[str, Any]], list[str]] | None = None) -> None:
         self.sim, self.inst, self.verifier, self.config = sim, inst, verifier, config
+        self.changes = changes
         spec = sim.spec
         self.keys = relevant(spec, inst.spec.rule)
         self.answering = reads_answer(inst.spec.rule)
@@ -298,9 +332,9 @@ class _Search:
         root = _Node(sim.snapshot(), None, None, 0)
 
         def result(moves: tuple[Move, ...] | None, n: int, why: str = "",
-                   shortest: bool = True) -> OracleResult:
+                   shortest: bool = True, proof: Cheaper | None = None) -> OracleResult:
             return OracleResult(moves is not None, moves or (), n, why,
-                                time.perf_counter() - start, shortest)
+                                time.perf_counter() - start, shortest, proof)
 
         found = self._found(root, self.goal(root.snap))
         if found is not None:
@@ -314,12 +348,37 @@ class _Search:
             found, capped, m = self.guided(root, budget)
             n += m
             if found is not None:
-                return result(self.shorten(found), n, shortest=False)
+                found = self.shorten(found)
+                if not self.config.max_cheaper:
+                    return result(found, n, shortest=False)
+                proof = self.cheaper(found, self.changes)  # a shorter path, or none
+                n += proof.tried
+                if proof.shorter is not None and not proof.found:
+                    return result(proof.shorter, n, proof=proof)
+                return result(found, n, shortest=proof.complete and not proof.found, proof=proof)
         caps = f"{self.config.max_states}+{self.config.max_guided}"
         return result(None, n, f"{UNSOLVED_CAP} ({caps} states)" if capped else UNSOLVED_BUDGET)
 
-    def passes(self, moves: tuple[Move, ...]) -> bool:
-        """Whether `moves` from the instance's start make the verifier pass."""
+    def cheaper(self, found: tuple[Move, ...],
+                changes: Callable[[Mapping[str, Any]], list[str]] | None = None) -> Cheaper:
+        """`search_shorter` from the instance's start on the app (with `changes`, the required
+        changes a state makes, also for a cheaper passing state)."""
+        self.sim.reset(self.inst.state)
+        root = _Node(self.sim.snapshot(), None, None, 0)
+        judge = None
+        if changes is not None:
+            end, answer = self._play(found)
+            judge = cheaper_judge(self.verifier, self.inst.params, end, answer, changes)
+        seen = {self.key()}
+
+        def children(node: _Node) -> Iterator[tuple[_Node, tuple[Move, ...] | None]]:
+            for child, goal, _ in self.expand(node, seen):
+                yield child, self._found(child, goal)
+
+        return search_shorter(root, children, lambda n: n.snap.state, lambda: len(seen), found,
+                              self.config.max_cheaper, judge)
+
+    def _play(self, moves: tuple[Move, ...]) -> tuple[dict[str, Any], Any]:
         self.sim.reset(self.inst.state)
         answer = None
         for m in moves:
@@ -327,7 +386,12 @@ class _Search:
                 answer = m.text
                 break
             self.sim.step(m.action)
-        return self.verifier.verify(self.sim.peek(), self.inst.params, answer).passed
+        return dict(self.sim.peek()), answer
+
+    def passes(self, moves: tuple[Move, ...]) -> bool:
+        """Whether `moves` from the instance's start make the verifier pass."""
+        end, answer = self._play(moves)
+        return self.verifier.verify(end, self.inst.params, answer).passed
 
     def shorten(self, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         """A best-first solution without its detours: while dropping one move, or two (a box
@@ -362,8 +426,79 @@ def _line_of(n: Any) -> str:
                                           if n.c.resource_id else "")
 
 
+Judge = Callable[[Mapping[str, Any], tuple[Move, ...]], tuple[int, int, tuple[str, ...]] | None]
+
+
+def cheaper_judge(verifier: Verifier, params: Mapping[str, Any], end: Mapping[str, Any],
+                  answer: Any, changes: Callable[[Mapping[str, Any]], list[str]]) -> Judge:
+    """Whether a passing state (reached by a path) is cheaper than the solution's end `end`:
+    (the solution's changes, its own, the solution's it does not make) when it makes fewer of
+    them and takes the same `any_of` alternatives, else None."""
+    wanted = changes(end)
+    mine = verifier.branches(dict(end), dict(params), answer)
+
+    def judge(state: Mapping[str, Any], path: tuple[Move, ...]
+              ) -> tuple[int, int, tuple[str, ...]] | None:
+        made = changes(state)
+        said = path[-1].text if path and path[-1].kind == "done" else None
+        if len(made) >= len(wanted) or verifier.branches(dict(state), dict(params), said) != mine:
+            return None
+        return len(wanted), len(made), tuple(x for x in wanted if x not in made)
+
+    return judge
+
+
+def search_shorter(root: Any,
+                   children: Callable[[Any], Iterable[tuple[Any, tuple[Move, ...] | None]]],
+                   state_of: Callable[[Any], Mapping[str, Any]], seen: Callable[[], int],
+                   found: tuple[Move, ...], limit: int, judge: Judge | None = None) -> Cheaper:
+    """Breadth-first search from `root` (nodes with a `depth`; `children(node)`: its unseen
+    children, each with its passing path or None), breaking any clause on the way, of every path
+    shorter than `found`: the shortest passing one, and (with `judge`) a passing state cheaper
+    than `found`'s end. `seen()`: how many states were seen so far (at most `limit`)."""
+    depth = sum(m.kind != "done" for m in found) - 1
+    queue: deque[Any] = deque([root])
+    shorter: tuple[Move, ...] | None = None
+    while queue:
+        node = queue.popleft()
+        if node.depth >= depth:
+            continue
+        for child, path in children(node):
+            if path is not None:
+                if shorter is None and len(path) < len(found):
+                    shorter = path
+                    if judge is None:  # breadth-first: the first one is the shortest
+                        return Cheaper(seen(), True, shorter)
+                verdict = judge(state_of(child), path) if judge is not None else None
+                if verdict is not None:
+                    want, got, missing = verdict
+                    return Cheaper(seen(), False, shorter, path, dict(state_of(child)),
+                                   (want, got), missing)
+            if seen() >= limit:
+                # breadth-first: every state shallower than `node`'s children was seen
+                return Cheaper(seen(), node.depth + 1 > depth, shorter)
+            queue.append(child)
+    return Cheaper(seen(), True, shorter)
+
+
+def search_cheaper(sim: Simulator, inst: TaskInstance, verifier: Verifier,
+                   res: OracleResult, changes: Callable[[Mapping[str, Any]], list[str]],
+                   config: OracleConfig | None = None) -> Cheaper:
+    """The search for passing states cheaper than the oracle's solution `res` on `sim`:
+    `changes` lists the required changes a state makes (`Cheaper`). A best-first solution's
+    own search (`res.cheaper`, the same one) is not run again."""
+    if res.cheaper is not None:
+        return res.cheaper
+    if config is not None and not config.max_cheaper:
+        return Cheaper()
+    return _Search(sim, inst, verifier, config or OracleConfig()).cheaper(res.moves, changes)
+
+
 def solve(sim: Simulator, inst: TaskInstance, verifier: Verifier,
-          config: OracleConfig | None = None) -> OracleResult:
+          config: OracleConfig | None = None,
+          changes: Callable[[Mapping[str, Any]], list[str]] | None = None) -> OracleResult:
     """The shortest action sequence (within the task's training budget) that makes `verifier`
-    pass from the task instance's start, found on `sim` (which is left in an unspecified state)."""
-    return _Search(sim, inst, verifier, config or OracleConfig()).run()
+    pass from the task instance's start, found on `sim` (which is left in an unspecified state).
+    `changes` (the required changes a state makes, as lines) lets the search for a shorter path
+    after a best-first one also look for cheaper passing states (`search_cheaper`)."""
+    return _Search(sim, inst, verifier, config or OracleConfig(), changes).run()

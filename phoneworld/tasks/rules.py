@@ -14,6 +14,11 @@ A rule is a mapping with exactly one operator key (the YAML surface syntax is th
               the records of C that match none of the `except` conditions are those of the
               task's start state (the same records, in any order): nothing else was edited,
               deleted or added
+    unchanged: {collection: C, except: [...], edit: [FIELD, ...]}
+              as above, and the records are identified by their place: every record of the
+              start is still there, in its order, those matching an `except` condition changed
+              in the `edit` fields at most (a rename is an edit, not a delete and an add); the
+              records the end has besides them are new ones, each matching an `except` condition
 
 VALUE is a literal (text, integer, true/false), `{param: NAME}` (a task parameter),
 `{var: NAME}` (a state variable), `{count: {collection, where}}` or `{lookup: {collection, where, field}}` (the field of the first
@@ -175,6 +180,7 @@ class Contains(Frozen):
 class UnchangedBody(Frozen):
     collection: str
     except_: tuple[dict[str, Match], ...] = Field(default=(), alias="except")
+    edit: tuple[str, ...] = ()  # the fields an excepted record of the start may change in place
 
 
 class Unchanged(Frozen):

@@ -121,6 +121,10 @@ ParamSpec = Annotated[
     Union[PhraseGen, WordsGen, RangeGen, DateGen, ChoiceGen, AppDataGen],
     Field(discriminator="from_"),
 ]
+# what a parameter's required `from:` may say, in the order of ParamSpec
+PARAM_SOURCES: tuple[str, ...] = tuple(
+    g.model_fields["from_"].annotation.__args__[0]  # type: ignore[union-attr]
+    for g in (PhraseGen, WordsGen, RangeGen, DateGen, ChoiceGen, AppDataGen))
 
 
 class Budget(Frozen):

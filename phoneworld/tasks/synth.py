@@ -128,11 +128,12 @@ def _edit(c: Collection, field: str) -> Draft:
             {"exists": {"collection": coll, "where": {field: _p("new")}}},
             {"not": {"exists": {"collection": coll, "where": {field: _p("old")}}}},
         ], {"old": _data(c, field), "new": PHRASE},
-            touches={coll: ({field: _p("old")}, {field: _p("new")})})
+            touches={coll: ({field: _p("old")}, {field: _p("new")})}, edits={coll: (field,)})
     return Draft("edit", f"{c.noun}_{attr}",
                  f'Set the {attr} of the {c.noun} "{{key}}" to "{{new}}"',
                  [{"exists": {"collection": coll, "where": {idf: _p("key"), field: _p("new")}}}],
-                 {"key": _data(c, idf), "new": PHRASE}, touches={coll: ({idf: _p("key")},)})
+                 {"key": _data(c, idf), "new": PHRASE}, touches={coll: ({idf: _p("key")},)},
+                 edits={coll: (field,)})
 
 
 def toggles(facts: AppFacts) -> Iterator[Draft]:
@@ -148,7 +149,8 @@ def toggles(facts: AppFacts) -> Iterator[Draft]:
                             [{"exists": {"collection": c.var.name, "where": where}}],
                             {"title": _data(c, c.id_field)},
                             {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)},
-                            touches={c.var.name: ({c.id_field: _p("title")},)})
+                            touches={c.var.name: ({c.id_field: _p("title")},)},
+                            edits={c.var.name: (flag,)})
 
 
 def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:

@@ -92,7 +92,9 @@ def combine(a: Draft, b: Draft) -> Draft | None:
     return Draft("pair", f"{a.slug}_and_{b.slug}", f"{a.instruction.rstrip('.')} and {second}",
                  a.clauses + _rename(b.clauses, names), params, deltas,
                  {**a.initial_state, **b.initial_state}, kinds=(a.kind, b.kind),
-                 targets=a.targets + b.targets, touches=touches)
+                 targets=a.targets + b.targets, touches=touches,
+                 edits={c: tuple(sorted({*a.edits.get(c, ()), *b.edits.get(c, ())}))
+                        for c in {*a.edits, *b.edits}})
 
 
 def pairs(by_kind: dict[str, list[Draft]], limit: int) -> list[Draft]:

@@ -155,8 +155,10 @@ class TaskChecker:
             body = node.unchanged
             for i, where in enumerate(body.except_):
                 self.query(body.collection, where, (*here, "except", i))
-            if not body.except_:
-                self.collection(body.collection, (*here, "collection"))
+            if not body.except_ or body.edit:
+                coll = self.collection(body.collection, (*here, "collection"))
+                for i, f in enumerate(body.edit if coll is not None else ()):
+                    self.field_kind(coll, f, (*here, "edit", i))  # type: ignore[arg-type]
         else:
             for i, kid in enumerate(r.children(node)):
                 self.rule(kid, (*here, i))

@@ -16,7 +16,10 @@ Comparison conventions (shared by every verifier):
 - An answer matches an integer when it is that integer, or holds exactly one integer and it is
   that one ("3 notes"); otherwise its `answer_norm` must equal the expected value's.
 - `count` bounds are integers; a bound that is no integer fails the clause.
-- `unchanged` compares records as multisets of their fields' normalized texts.
+- `unchanged` compares records as multisets of their fields' normalized texts; with `edit` it also
+  identifies records by their place (`in_place`): the runtime never reorders a collection (a
+  record is edited where it is, removed, or added at the start or the end), so a record deleted
+  and added again is no longer where it was, which a rename is.
 """
 
 from __future__ import annotations
@@ -229,10 +232,63 @@ def _record_text(rec: tuple[tuple[str, str], ...]) -> str:
     return "{" + ", ".join(f"{k}: {v!r}" for k, v in rec) + "}"
 
 
+def _excepted(rec: Mapping[str, Any], excepts: tuple[tuple[Cond, ...], ...]) -> bool:
+    return any(matching({"r": [rec]}, "r", where) for where in excepts)
+
+
+def _fields(rec: Mapping[str, Any], skip: tuple[str, ...] = ()) -> dict[str, str]:
+    return {k: norm(v) for k, v in rec.items() if k not in skip}
+
+
+def in_place(before: list[Mapping[str, Any]], after: list[Mapping[str, Any]],
+             excepts: tuple[tuple[Cond, ...], ...], edit: tuple[str, ...]) -> int | None:
+    """Records identified by their place: None when every record of `before` is in `after`, in
+    its order (an excepted one changed in the `edit` fields at most, any other one as it was)
+    and `after`'s other records are new ones matching an `except`; else the index of the first
+    record of `before` that is not (deleted, moved, or changed beyond `edit`)."""
+    n, m = len(before), len(after)
+    if n == 0:
+        return None  # nothing to keep in place (what is new is `unchanged`'s multiset check)
+    new = [_excepted(r, excepts) for r in after]
+    kept = [_fields(r) for r in before]
+    loose = [_fields(r, edit) if _excepted(r, excepts) else None for r in before]
+    after_all = [_fields(r) for r in after]
+    after_loose = [_fields(r, edit) for r in after]
+
+    def fits(i: int, j: int) -> bool:
+        return after_loose[j] == loose[i] if loose[i] is not None else after_all[j] == kept[i]
+
+    def skip(js: set[int]) -> set[int]:  # and every place after a run of new records
+        out = set()
+        for j in js:
+            out.add(j)
+            while j < m and new[j]:
+                j += 1
+                out.add(j)
+        return out
+
+    reach = skip({0})  # the places of `after` that before[:i] can end at, skipped ones new
+    for i in range(n):
+        reach = skip({j + 1 for j in reach if j < m and fits(i, j)})
+        if not reach:
+            return i
+    return None if m in reach else n - 1
+
+
 def unchanged(state: Mapping[str, Any], start: Mapping[str, Any], collection: str,
-              excepts: tuple[tuple[Cond, ...], ...], label: str) -> Verdict:
-    """The records of `collection` matching none of `excepts` are those of `start`."""
+              excepts: tuple[tuple[Cond, ...], ...], label: str, edit: tuple[str, ...] = ()
+              ) -> Verdict:
+    """The records of `collection` matching none of `excepts` are those of `start`; with `edit`,
+    each record of `start` is also still in its place (see `in_place`)."""
     before, after = _rest(start, collection, excepts), _rest(state, collection, excepts)
+    if before == after and edit:
+        first = in_place(records(start, collection), records(state, collection), excepts, edit)
+        if first is not None:
+            rec = records(start, collection)[first]
+            shown = "{" + ", ".join(f"{k}: {show(v)}" for k, v in sorted(rec.items())) + "}"
+            return Verdict(False, f"the record {shown} of {collection} is not where it was, "
+                           f"edited in {', '.join(edit)} at most (deleted and added again, "
+                           "moved, or changed in another field)", label)
     if before == after:
         return Verdict(True, f"the other records of {collection} are as at the start", label)
     gone = [_record_text(r) for r in (before - after).elements()]

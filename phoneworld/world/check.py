@@ -22,7 +22,7 @@ from phoneworld.tasks.relevance import rule_reads
 from phoneworld.tasks.sanity import TaskCheck, check_each, check_instance
 from phoneworld.tasks.typecheck import TaskChecker
 from phoneworld.world.device import World
-from phoneworld.world.oracle import solve
+from phoneworld.world.oracle import search_cheaper, solve
 from phoneworld.world.schema import WorldSchema, instantiate, split_source, task_state
 
 class _WorldChecker(TaskChecker):
@@ -65,7 +65,10 @@ def check_one(world: World, schema: WorldSchema, task: s.TaskSpec,
     return check_instance(world, task, verifier,
                           lambda: instantiate(task, schema, verify=verifier),
                           lambda inst: solve(world, schema, inst, verifier, config),
-                          writable(world), frozenset(rule_reads(schema, task.rule)))  # type: ignore[arg-type]
+                          writable(world),
+                          frozenset(rule_reads(schema, task.rule)),  # type: ignore[arg-type]
+                          lambda inst, res, n: search_cheaper(world, schema, inst, verifier, res,
+                                                              n, config))
 
 
 def writable(world: World) -> Writable:

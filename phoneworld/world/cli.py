@@ -52,10 +52,13 @@ def build(spec: Path = typer.Argument(..., help="A world spec (YAML)."),
         fail(exc)
     rejected = ", ".join(f"{n} {r}" for r, n in sorted(b.rejected().items())) or "none"
     attacked = [c.attack for c in b.kept if c.attack is not None]
+    searched = [c.cheaper for c in b.checks if c.cheaper is not None]
     err.print(f"{len(b.packages)} apps, {len(b.checks)} cross-app tasks synthesized, "
               f"{len(b.kept)} kept (rejected: {rejected}); the kept tasks' verifiers rejected "
               f"{sum(a.rejected for a in attacked)} of {sum(a.tried for a in attacked)} near "
-              "misses", markup=False)
+              f"misses; cheaper: tried {len(searched)}, found "
+              f"{sum(c.found for c in searched)} ({sum(c.tried for c in searched)} states)",
+              markup=False)
     typer.echo(str(b.path))
 
 

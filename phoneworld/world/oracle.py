@@ -8,6 +8,9 @@ It reuses the single-app oracle's pieces (`Move`, `OracleResult`, the verifier's
   search from where the previous one ended, never breaking a clause that already holds. The sum
   of short searches replaces one search over the product of every app's screens; the solution is
   valid (it is replayed) but not proven shortest.
+
+The sanity check searches the world for cheaper passing states as it does an app
+(`search_cheaper`: every path shorter than the solution, with this search's moves and keys).
 - moves: taps on every enabled interactive element, long presses on the texts a handoff needs
   (those holding a parameter's value) and on editable fields, typing the parameters an agent may
   know, `back` and `home`. The agent knows the parameters whose values come from the instruction
@@ -24,12 +27,16 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from phoneworld.tasks import spec as s
 from phoneworld.tasks.codegen import Verifier
-from phoneworld.tasks.oracle import UNSOLVED_BUDGET, UNSOLVED_CAP, Move, OracleConfig, OracleResult
+from phoneworld.tasks.oracle import (
+    UNSOLVED_BUDGET, UNSOLVED_CAP, Cheaper, Move, OracleConfig, OracleResult, cheaper_judge,
+    search_shorter,
+)
 from phoneworld.tasks.params import TaskInstance
 from phoneworld.tasks.relevance import relevant, rule_reads
 from phoneworld.tasks.verdict import text_norm
@@ -37,7 +44,7 @@ from phoneworld.world.device import World, WorldSnapshot
 from phoneworld.world.schema import WorldSchema, split_source
 from phoneworld.world.system import HOME
 
-WORLD_ORACLE = OracleConfig(max_states=4000, max_guided=0)
+WORLD_ORACLE = OracleConfig(max_states=4000, max_guided=0, max_cheaper=200)  # world steps cost more
 
 
 @dataclass
@@ -153,6 +160,36 @@ class _Search:
                 queue.append(child)
         return None, False, len(seen)
 
+    def cheaper(self, found: tuple[Move, ...],
+                changes: Callable[[Mapping[str, Any]], list[str]]) -> Cheaper:
+        """The search for passing states cheaper than `found` (`oracle.search_shorter`: every
+        path shorter than it, breaking any clause on the way) on the world."""
+        w, params, verify = self.world, self.inst.params, self.verifier.verify
+        w.reset(self.inst.state)
+        for m in found:
+            w.step(m.action)
+        judge = cheaper_judge(self.verifier, params, dict(w.peek()), None, changes)
+        w.reset(self.inst.state)
+        root = _Node(w.snapshot(), None, None, 0)
+        seen = {self.key()}
+
+        def children(node: _Node) -> Iterator[tuple[_Node, tuple[Move, ...] | None]]:
+            w.restore(node.snap)
+            dirty = False
+            for move in self.moves():
+                if dirty:
+                    w.restore(node.snap)
+                dirty = w.step(move.action).changed
+                k = self.key() if dirty else None
+                if k is None or k in seen:
+                    continue
+                seen.add(k)
+                child = _Node(w.snapshot(), node, move, node.depth + 1)
+                yield child, _path(child) if verify(w.peek(), params, None).passed else None
+
+        return search_shorter(root, children, lambda n: n.snap.state, lambda: len(seen), found,
+                              self.config.max_cheaper, judge)
+
     def run(self) -> OracleResult:
         t0, w = time.perf_counter(), self.world
         w.reset(self.inst.state)
@@ -170,17 +207,31 @@ class _Search:
                 return OracleResult(False, (), explored, f"{why} at clause {need - 1}",
                                     time.perf_counter() - t0, False)
             node = got
-        moves: list[Move] = []
-        cur: _Node | None = node
-        while cur is not None and cur.move is not None:
-            moves.append(cur.move)
-            cur = cur.parent
-        return OracleResult(True, tuple(reversed(moves)), explored, "", time.perf_counter() - t0,
-                            False)
+        return OracleResult(True, _path(node), explored, "", time.perf_counter() - t0, False)
+
+
+def _path(node: _Node) -> tuple[Move, ...]:
+    """The moves from the root to `node`."""
+    moves: list[Move] = []
+    cur: _Node | None = node
+    while cur is not None and cur.move is not None:
+        moves.append(cur.move)
+        cur = cur.parent
+    return tuple(reversed(moves))
 
 
 def _freeze(values: list[Any]) -> tuple[Any, ...]:
     return tuple(tuple(tuple(r.items()) for r in v) if isinstance(v, list) else v for v in values)
+
+
+def search_cheaper(world: World, schema: WorldSchema, inst: TaskInstance, verifier: Verifier,
+                   res: OracleResult, changes: Callable[[Mapping[str, Any]], list[str]],
+                   config: OracleConfig | None = None) -> Cheaper:
+    """The search for passing states cheaper than the world oracle's solution `res`."""
+    cfg = config or WORLD_ORACLE
+    if not cfg.max_cheaper:
+        return Cheaper()
+    return _Search(world, schema, inst, verifier, cfg).cheaper(res.moves, changes)
 
 
 def solve(world: World, schema: WorldSchema, inst: TaskInstance, verifier: Verifier,

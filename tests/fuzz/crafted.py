@@ -116,8 +116,9 @@ def trace_cases() -> list[Case]:
             "x", bounds=f"[0,0][{digits},400]"))), "PW172"),
         trace("xml_bounds_far", _xml(seeds.dump(seeds.button("x", bounds="[0,0][1040,99999999]"))),
               "PW172"),
+        # read (a rejected dump would stop check before PW191), but dumps alone build nothing
         trace("xml_index_5000_digits", _xml(seeds.dump(seeds.button("x").replace(
-            'index="0"', f'index="{digits}"'))), None, (0,)),
+            'index="0"', f'index="{digits}"'))), "PW191"),
         trace("droidbot_bounds_1e400", _droid(_set_bounds([[0, 0], [1e400, 10]])), "PW172"),
         trace("droidbot_bounds_far", _droid(_set_bounds([[0, 0], [10**15, 10]])), "PW172"),
         trace("droidbot_children_5", _droid(_set_children), None, (0,)),
@@ -146,8 +147,9 @@ def trace_cases() -> list[Case]:
         # only regular files, only inside the input folder
         trace("native_episode_fifo", {**seeds.native(), EP: Fifo()}, "PW170"),
         trace("llamatouch_screen_fifo", _llama(**{"1__xml": Fifo()}), "PW170"),
+        # plain dumps alone have no recorded action: nothing to build (PW191, exit 1)
         trace("uiautomator_dump_fifo", {"dumps/home.xml": Fifo(),
-                                        "dumps/other.xml": seeds.dump()}, None, (0,)),
+                                        "dumps/other.xml": seeds.dump()}, "PW191"),
         trace("native_episode_link_outside", {**seeds.native(),
                                               EP: Link(str(seeds.NATIVE_EP / "episode.json"))},
               "PW170"),
@@ -161,7 +163,7 @@ def trace_cases() -> list[Case]:
         trace("llamatouch_png_bomb", _llama(**{"0__png": seeds.png(100_000, 100_000)}), None,
               (0,)),
         trace("uiautomator_png_bomb", {**seeds.uiautomator(),
-                                       "dumps/home.png": seeds.png(60_000, 60_000)}, None, (0,)),
+                                       "dumps/home.png": seeds.png(60_000, 60_000)}, "PW191"),
         # names
         trace("native_screen_nul", _native_screen("00\x0001.xml"), "PW170"),
         trace("native_screen_5000_chars", _native_screen("a" * 5000 + ".xml"), "PW170"),

@@ -61,3 +61,29 @@ def test_judge_key_stays_in_the_environment(monkeypatch: pytest.MonkeyPatch,
     with caplog.at_level(logging.DEBUG):
         RubricJudge(cfg)
     assert "sk-secret" not in caplog.text
+
+
+@pytest.mark.parametrize("command,cls", [("sft", "SFTConfig"), ("train", "GRPOConfig"),
+                                         ("eval", "EvalConfig")])
+def test_help_lists_every_config_field_with_its_help(command: str, cls: str) -> None:
+    import dataclasses
+    import importlib
+
+    from typer.testing import CliRunner
+
+    from phoneworld.rl.cli import app as rl_app
+    from phoneworld.rl.config import field_help
+
+    module = {"sft": "phoneworld.rl.sft_config", "train": "phoneworld.rl.grpo_config",
+              "eval": "phoneworld.rl.eval_config"}
+    config = getattr(importlib.import_module(module[command]), cls)
+    res = CliRunner().invoke(rl_app, [command, "--help"], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    fields = field_help(config)
+    tops = {k.split(".")[0].split("[")[0] for k, _, _ in fields}
+    assert tops == {f.name for f in dataclasses.fields(config)}
+    for key, _, help_text in fields:
+        assert key in text, key
+        assert " ".join(help_text.split())[:40] in text, key
+    assert "sources[].kind" in text or command != "train"

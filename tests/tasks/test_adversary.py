@@ -64,7 +64,8 @@ def test_a_rule_that_ignores_the_other_records_accepts_side_effects(notes: AppSp
 def test_unchanged_makes_the_same_rule_reject_every_near_miss(notes: AppSpec) -> None:
     pins = [{"count": {"collection": NOTES, "equals": 3}},
             {"unchanged": {"collection": NOTES, "except": [{"note_title": {"param": "old"}},
-                                                            {"note_title": {"param": "new"}}]}},
+                                                            {"note_title": {"param": "new"}}],
+                           "edit": ["note_title"]}},  # renamed in place, not deleted and re-added
             {"equals": {"var": "dark_mode_switch", "value": False}},
             {"equals": {"var": "sort_switch", "value": False}}]
     spec = _spec(notes, _rename(pins), *RENAME)

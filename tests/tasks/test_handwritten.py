@@ -94,7 +94,9 @@ BREAKS: list[tuple[str, str, Mutation]] = [
     ("night_setup", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
     ("open_by_topic", "rule.all_of[1]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
     ("clear_topic", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
-    ("done_or_gone", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    ("done_or_gone", "rule.all_of[2]", lambda s, p: (  # deleted (the ticked branch pins its own)
+        s.update({NOTES: [x for x in s[NOTES] if x["note_title"] != p["title"]]}),
+        _find(s, "Call Alice").update(note_done=False))[-1]),
     *[(t, f"rule.all_of[{i}]", lambda s, p: s.update(dark_mode_switch=True))
       for t, i in (("add_and_finish", 3), ("rename_note", 4), ("open_by_topic", 2),
                    ("open_notes_count", 2), ("clear_topic", 3), ("done_or_gone", 3))],

@@ -59,3 +59,13 @@ def test_cli_check_exits_1_with_file_and_line(example_dir: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     assert re.search(r"type_mismatch\.yaml:9: error\[PW305\]", proc.stderr), proc.stderr
+
+
+def test_a_parameter_without_from_names_the_sources(notes: AppSpec) -> None:
+    """`params: {title: {type: text}}` says what is missing and lists what `from:` may be."""
+    with pytest.raises(InputError) as info:
+        load_task_specs([BAD_SPECS / "param_without_from.yaml"], notes)
+    (message,) = [d.message for d in info.value.diagnostics if d.severity == "error"]
+    assert "params.title" in message and "`from:`" in message
+    assert "phrase, words, range, dates, choice, app_data" in message
+    assert "unknown ''" not in message

@@ -49,10 +49,15 @@ def test_moves_are_in_the_papers_action_format(notes: AppSpec, example_dir: Path
 
 
 def test_a_capped_search_falls_back_to_best_first(notes: AppSpec, example_dir: Path) -> None:
-    res, _ = _solve(notes, example_dir, "create_note_done", OracleConfig(max_states=5))
+    res, _ = _solve(notes, example_dir, "create_note_done", OracleConfig(max_states=5,
+                                                                        max_cheaper=0))
     assert res.solved and not res.shortest
     short, _ = _solve(notes, example_dir, "create_note_done")
     assert len(res.moves) >= len(short.moves)
+    # the search after it sees every shorter path: the best-first solution is proven shortest
+    proven, _ = _solve(notes, example_dir, "create_note_done", OracleConfig(max_states=5))
+    assert proven.solved and proven.shortest and len(proven.moves) == len(short.moves)
+    assert proven.cheaper is not None and proven.cheaper.complete
 
 
 def test_the_search_keys_on_what_the_task_reads(notes: AppSpec, example_dir: Path) -> None:

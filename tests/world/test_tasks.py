@@ -93,6 +93,16 @@ def _names(rule) -> set[str]:  # type: ignore[no-untyped-def]
     return set(re.findall(r'"(?:var|collection)": "([^"]+)"', json.dumps(rule.model_dump(by_alias=True))))
 
 
+def test_every_kept_task_was_searched_for_a_cheaper_passing_state(checks) -> None:  # type: ignore[no-untyped-def]
+    """The world is searched as an app is (every path shorter than the staged solution): no
+    state passes with fewer of the changes the rule reads."""
+    _, _, cs = checks
+    searched = [c.cheaper for c in cs if c.kept]
+    assert searched and all(x is not None and x.tried > 0 and not x.found for x in searched)
+    print(f"world handoffs: cheaper: tried {len(searched)}, found 0, "
+          f"{sum(x.tried for x in searched)} states")  # type: ignore[union-attr]
+
+
 def test_every_kept_task_fails_when_nothing_or_done_is_done(checks) -> None:  # type: ignore[no-untyped-def]
     world, _, cs = checks
     for c in cs:

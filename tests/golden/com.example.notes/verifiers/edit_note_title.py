@@ -54,7 +54,8 @@ def _clause_4(state: Any, params: Any, answer: Any) -> Verdict:
 def _clause_5(state: Any, params: Any, answer: Any) -> Verdict:
     return unchanged(
         state, START, 'note_list_items', ((('note_title', 'eq', param(params, 'old')),), (('note_title', 'eq', param(params, 'new')),), ),
-        'rule.all_of[3]: note_list_items unchanged but for records where note_title == {old} or note_title == {new}',
+        'rule.all_of[3]: note_list_items unchanged but for records where note_title == {old} or note_title == {new}, edited in place in note_title',
+        edit=('note_title',),
     )
 
 

@@ -43,7 +43,8 @@ def _clause_2(state: Any, params: Any, answer: Any) -> Verdict:
 def _clause_3(state: Any, params: Any, answer: Any) -> Verdict:
     return unchanged(
         state, START, 'note_list_items', ((('note_title', 'eq', param(params, 'title')),), ),
-        'rule.all_of[2]: note_list_items unchanged but for records where note_title == {title}',
+        'rule.all_of[2]: note_list_items unchanged but for records where note_title == {title}, edited in place in note_done',
+        edit=('note_done',),
     )
 
 
