@@ -4,7 +4,8 @@ batched envs: `VectorPhoneEnv` env steps/s at 1, 64 and 1,024 envs on one core (
 autoreset) against a loop over one `PhoneEnv`, and gymnasium's `AsyncVectorEnv` of two `PhoneEnv`s
 (shared memory on, its default, and off) against `SyncVectorEnv`: these three run interleaved,
 best of 3, on every core the process may use (AsyncVectorEnv's workers are processes); the rest of
-the bench runs on the first one.
+the bench runs on the first one. The last row is gymnasium's own floor for that ratio: two envs
+that only spend a PhoneEnv's step time and carry no data (`SpinEnv`).
 
     .venv/bin/python bench/sim_throughput.py [path/to/app.json | app_dir] [--steps N] [--seed S]
 
@@ -279,6 +280,46 @@ def run_gym_vector(spec: AppSpec, kind: str, steps: int, seed: int) -> float:
     return rate
 
 
+class SpinEnv(gym.Env):  # type: ignore[type-arg]
+    """gymnasium's own floor: an env that only spends `seconds` per step and carries no data (a
+    Discrete observation, an empty info), so sync / async of two of them is what the process
+    round trip alone costs at a PhoneEnv's step time."""
+
+    observation_space = gym.spaces.Discrete(2)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[int, dict[str, Any]]:
+        return 0, {}
+
+    def step(self, action: Any) -> tuple[int, float, bool, bool, dict[str, Any]]:
+        end = time.perf_counter() + self.seconds
+        while time.perf_counter() < end:
+            pass
+        return 0, 0.0, False, False, {}
+
+
+def spin_floor(seconds: float, steps: int) -> float:
+    """Sync / async env steps/s of two `SpinEnv`s (best of REPEATS each)."""
+    rates = {}
+    for kind in ("sync", "async"):
+        best = 0.0
+        for _ in range(REPEATS):
+            fns = [functools.partial(SpinEnv, seconds)] * 2
+            vec: Any = (gym.vector.SyncVectorEnv(fns) if kind == "sync"
+                        else gym.vector.AsyncVectorEnv(fns))
+            vec.reset(seed=0)
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                vec.step([0, 0])
+            best = max(best, 2 * steps / (time.perf_counter() - t0))
+            vec.close()
+        rates[kind] = best
+    return rates["sync"] / rates["async"]
+
+
 def batched_rows(spec: AppSpec, steps: int, seed: int,
                  all_cores: set[int]) -> list[tuple[str, str]]:
     loop = run_loop(spec, steps, seed)
@@ -300,6 +341,8 @@ def batched_rows(spec: AppSpec, steps: int, seed: int,
          f"{shm:,.0f} (sync / async = {sync / shm:.2f})"),
         ("env steps/s, AsyncVectorEnv, 2 PhoneEnvs, no shared memory",
          f"{pipe:,.0f} (sync / async = {sync / pipe:.2f})"),
+        (f"sync / async of 2 envs doing nothing but {1e6 / loop:.0f} us a step (the floor)",
+         f"{spin_floor(1 / loop, max(500, steps // 8)):.2f}"),
     ]
     return rows
 
