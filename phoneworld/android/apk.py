@@ -90,7 +90,8 @@ def build_apk(app_dir: Path, out: Path | None = None, route: str = "auto") -> Ap
     if use_gradle:
         result = _gradle(proj, out)
     else:
-        result = _offline(proj, out, (app_dir / "app.json").read_bytes())
+        spec = app_dir / "app.json"  # a world's app project has none: its APK carries no spec
+        result = _offline(proj, out, spec.read_bytes() if spec.is_file() else None)
     result.seconds = round(time.perf_counter() - start, 3)
     log.info("built %s (%d bytes) in %.1fs by the %s route", out, result.size, result.seconds,
              result.route)
@@ -111,7 +112,7 @@ def _gradle(proj: Path, out: Path) -> ApkResult:
     return ApkResult(out, out.stat().st_size, 0.0, "gradle")
 
 
-def _offline(proj: Path, out: Path, spec_json: bytes) -> ApkResult:
+def _offline(proj: Path, out: Path, spec_json: bytes | None) -> ApkResult:
     tools = require("java", "javac", "kotlinc", "kotlin-stdlib", "aapt2", "zipalign", "apksigner",
                     "framework-res", "guava", "keytool")
     timer = _Timer()
@@ -136,7 +137,8 @@ def _offline(proj: Path, out: Path, spec_json: bytes) -> ApkResult:
         shutil.copyfile(base, unsigned)
         with zipfile.ZipFile(unsigned, "a", zipfile.ZIP_DEFLATED) as z:
             z.write(merged, "classes.dex")
-            z.writestr(SPEC_ASSET, spec_json)  # inert on a phone; a virtual device serves it
+            if spec_json is not None:  # inert on a phone; a virtual device serves it
+                z.writestr(SPEC_ASSET, spec_json)
         aligned = work / "aligned.apk"
         timer("zipalign", run, [tools["zipalign"], "-f", "4", unsigned, aligned], "zipalign")
         keystore = timer("keystore", platform.debug_keystore)
