@@ -396,3 +396,17 @@ def test_a_running_process_lives_until_the_host_closes_its_stream(lone: Served,
     while "tcp:9008" in dev.sockets and time.monotonic() < deadline:
         time.sleep(0.05)
     assert "tcp:9008" not in dev.sockets
+
+
+def test_ps_lists_the_served_app_while_it_runs(dev: VirtualDevice) -> None:
+    dev.shell("am start -n com.example.notes/.MainActivity")
+    rows = [line.split() for line in out(dev, "ps -A").splitlines()]
+    assert rows[0][:2] == ["USER", "PID"] and rows[0][-1] == "NAME"
+    pids = {r[-1]: r[1] for r in rows[1:]}
+    assert pids["com.example.notes"] == out(dev, "pidof com.example.notes").strip()
+    assert {"init", "system_server", "sh"} <= set(pids)
+    assert out(dev, "ps com.example.notes").count("\n") == 2  # the header and the app
+    dev.shell("am force-stop com.example.notes")
+    assert "com.example.notes" not in out(dev, "ps")
+    # through the real shell too: /system/bin/ps is this one
+    assert "system_server" in out(dev, "ps -A | grep system_ && true")

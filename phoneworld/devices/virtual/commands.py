@@ -1,5 +1,5 @@
-"""Virtual-device commands that manage the app: `am`, `pm`, `monkey`, `run-as`, `pidof`, and the
-table `ANDROID` of every Android command the virtual shell knows (each a function of the device,
+"""Virtual-device commands that manage the app: `am`, `pm`, `monkey`, `run-as`, `pidof`, `ps`, and
+the table `ANDROID` of every Android command the virtual shell knows (each a function of the device,
 argv and stdin returning stdout and the exit status; one that keeps running raises
 `ports.StillRunning`).
 
@@ -260,10 +260,50 @@ def cmd_pidof(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     return b"", 1
 
 
+_PS_VALUED = {"-g", "-G", "-k", "-t", "-u", "-U"}  # options that take a value (-o, -p: read)
+_PS_HEAD = "USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME"
+
+
+def cmd_ps(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
+    """toybox `ps` (`-A`, `-e` and plain alike list every process: harnesses written for older
+    Android call it bare): init, zygote, system_server, the launcher, the served app while it
+    runs, a helper app whose service runs, and the adb shell's own; a name argument keeps that
+    process only."""
+    rows = [("root", 1, 0, "init"), ("root", 600, 1, "zygote64"),
+            ("system", 1200, 600, "system_server"), ("u0_a10", 1500, 600, LAUNCHER_PACKAGE)]
+    if dev.pid is not None:
+        rows.append(("u0_a100", dev.pid, 600, dev.package))
+    if droidbot_server.SERVICE in dev.services:
+        rows.append(("u0_a101", 1600, 600, droidbot_server.PACKAGE))
+    rows += [("shell", 2000, 1, "adbd"), ("shell", 2001, 2000, "sh"), ("shell", 2002, 2001, "ps")]
+    names, fields, pids = [], [], []
+    rest = iter(args[1:])
+    for a in rest:
+        if a in ("-o", "-p") or a in _PS_VALUED:
+            value = next(rest, "")
+            if a == "-o":
+                fields += [f.split("=")[0].lower() for f in value.split(",") if f]
+            elif a == "-p":
+                pids += [int(p) for p in value.split(",") if p.isdigit()]
+        elif not a.startswith("-"):
+            names.append(a)
+    keep = [r for r in rows if (not names or r[3] in names) and (not pids or r[1] in pids)]
+    if fields:
+        cols = {"user": 0, "pid": 1, "ppid": 2, "name": 3, "comm": 3, "cmd": 3, "args": 3,
+                "cmdline": 3}
+        idx = [cols[f] for f in fields if f in cols]
+        lines = [" ".join(f.upper() for f in fields if f in cols)]
+        lines += [" ".join(str(r[i]) for i in idx) for r in keep]
+    else:
+        lines = [_PS_HEAD] + [f"{u:<12} {pid:>5} {ppid:>5} {0:>7} {0:>6} 0 {0:>19} S {name}"
+                              for u, pid, ppid, name in keep]
+    return ("\n".join(lines) + "\n").encode(), 0 if keep or not (names or pids) else 1
+
+
 ANDROID = {
     "am": cmd_am, "pm": cmd_pm, "cmd": lambda dev, args, data: cmd_pm(dev, args[1:], data)
     if args[1:2] == ["package"] else (b"cmd: unknown service\n", 1),
-    "monkey": cmd_monkey, "run-as": cmd_run_as, "pidof": cmd_pidof,
+    "monkey": cmd_monkey, "run-as": cmd_run_as, "pidof": cmd_pidof, "ps": cmd_ps,
     "input": sc.cmd_input, "uiautomator": sc.cmd_uiautomator, "screencap": sc.cmd_screencap,
     "wm": sc.cmd_wm, "getprop": sc.cmd_getprop, "dumpsys": cmd_dumpsys,
     "settings": sy.cmd_settings, "ime": sy.cmd_ime, "logcat": sy.cmd_logcat,
