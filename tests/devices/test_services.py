@@ -410,3 +410,12 @@ def test_ps_lists_the_served_app_while_it_runs(dev: VirtualDevice) -> None:
     assert "com.example.notes" not in out(dev, "ps")
     # through the real shell too: /system/bin/ps is this one
     assert "system_server" in out(dev, "ps -A | grep system_ && true")
+
+
+def test_after_adb_root_the_shell_runs_as_root(dev: VirtualDevice) -> None:
+    assert out(dev, "id -u").strip() == "2000"
+    dev.set_adbd_root(True)
+    assert out(dev, "id -u").strip() == "0"
+    assert "No such file" in out(dev, "cat /etc/passwd 2>&1")  # root of the sandbox only
+    dev.set_adbd_root(False)
+    assert out(dev, "id -u").strip() == "2000"

@@ -158,7 +158,16 @@ class VirtualDevice:
                         name, argv, stdin)
 
                 self._sandbox = sb.Sandbox(self.root, self.limits, call, self.host_uid)
+                self._sandbox.user = 0 if self.adbd_root else sb.SHELL_UID
             return self._sandbox
+
+    def set_adbd_root(self, root: bool) -> None:
+        """`adb root` / `adb unroot`: later shells run as uid 0 (`root`) of their namespace, or
+        2000 (`shell`) again; the host sees the same unprivileged uid either way."""
+        self.adbd_root = root
+        with self.lock:
+            if self._sandbox is not None:
+                self._sandbox.user = 0 if root else sb.SHELL_UID
 
     def android_call(self, name: str, argv: list[str], stdin: bytes) -> tuple[bytes, int] | None:
         """An Android command run from the real shell (None: it hangs, by a test's fault; raises

@@ -281,6 +281,7 @@ class Sandbox:
         tools()
         self.files_root = Path(files_root)
         self.limits = limits
+        self.user = SHELL_UID  # the shell's uid in its namespace: 0 after `adb root`
         self.as_root = os.geteuid() == 0
         uid = host_uid if host_uid is not None else new_host_uid()
         self.uid = uid if uid is not None else os.geteuid()
@@ -330,8 +331,8 @@ class Sandbox:
     def argv(self, command: str | None) -> list[str]:
         """prlimit + bwrap + sh: one session's command line (`command` None: read stdin)."""
         t, lim = tools(), self.limits
-        box = [t["bwrap"], "--unshare-all", "--unshare-user", "--uid", str(SHELL_UID), "--gid",
-               str(SHELL_UID), "--disable-userns", "--die-with-parent", "--as-pid-1", "--hostname", "localhost",
+        box = [t["bwrap"], "--unshare-all", "--unshare-user", "--uid", str(self.user), "--gid",
+               str(self.user), "--disable-userns", "--die-with-parent", "--as-pid-1", "--hostname", "localhost",
                "--clearenv"]
         for k, v in ENV.items():
             box += ["--setenv", k, v]

@@ -247,7 +247,7 @@ class _Connection:
         host's adb server connects again, as with a phone."""
         if root == self.dev.adbd_root:
             return b"adbd is already running as root\n" if root else b"adbd not running as root\n"
-        self.dev.adbd_root = root
+        self.dev.set_adbd_root(root)
         return b"restarting adbd as root\n" if root else b"restarting adbd as non root\n"
 
     async def _shell(self, stream: _Stream, service: str) -> None:
