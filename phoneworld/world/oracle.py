@@ -126,6 +126,24 @@ class _Search:
         self.cache[(frame, w.foreground, w.overlay is None)] = out
         return out
 
+    def unseen(self, node: _Node, seen: set[Any]) -> Iterator[Move]:
+        """Each move from `node` that changes the world to a state not in `seen` (then added),
+        with the world left in that state when it is yielded."""
+        w = self.world
+        w.restore(node.snap)
+        dirty = False
+        for move in self.moves():
+            if dirty:
+                w.restore(node.snap)
+            dirty = w.step(move.action).changed
+            if not dirty:
+                continue
+            k = self.key()
+            if k in seen:
+                continue
+            seen.add(k)
+            yield move
+
     def stage(self, root: _Node, need: int, budget: int) -> tuple[_Node | None, bool, int]:
         """BFS from `root` to a node where clauses 0..need-1 hold, keeping those holding at root."""
         w, held, params = self.world, self.verifier.clauses_held, self.inst.params
@@ -137,18 +155,7 @@ class _Search:
             node = queue.popleft()
             if node.depth >= budget:
                 continue
-            w.restore(node.snap)
-            dirty = False
-            for move in self.moves():
-                if dirty:
-                    w.restore(node.snap)
-                dirty = w.step(move.action).changed
-                if not dirty:
-                    continue
-                k = self.key()
-                if k in seen:
-                    continue
-                seen.add(k)
+            for move in self.unseen(node, seen):
                 now = held(w.peek(), params, None)
                 if not all(now[i] for i in keep):
                     continue
@@ -174,16 +181,7 @@ class _Search:
         seen = {self.key()}
 
         def children(node: _Node) -> Iterator[tuple[_Node, tuple[Move, ...] | None]]:
-            w.restore(node.snap)
-            dirty = False
-            for move in self.moves():
-                if dirty:
-                    w.restore(node.snap)
-                dirty = w.step(move.action).changed
-                k = self.key() if dirty else None
-                if k is None or k in seen:
-                    continue
-                seen.add(k)
+            for move in self.unseen(node, seen):
                 child = _Node(w.snapshot(), node, move, node.depth + 1)
                 yield child, _path(child) if verify(w.peek(), params, None).passed else None
 
