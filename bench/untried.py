@@ -29,6 +29,7 @@ from phoneworld.graph import graph  # noqa: E402
 from phoneworld.ingest.detect import find_sources  # noqa: E402
 from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
+from phoneworld.state.track import below  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
     DISMISS, DISMISS_IDS, MIN_TRIED, _outcome, _shared_widgets,
 )
@@ -66,12 +67,12 @@ def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
         if (label not in DISMISS and node.resource_id not in DISMISS_IDS) or node.editable:
             continue
         stack = tracked[step.episode][step.step].stack
-        below = stack[:-1] if stack[-1:] == (step.screen,) else stack
-        if below and step.next_screen == below[-1]:
+        under = below(stack, step.screen)
+        if under and step.next_screen == under[-1]:
             out["below"] += 1
         elif step.next_screen == step.screen:
             out["stay"] += 1
-        elif step.next_screen in below:
+        elif step.next_screen in under:
             out["deeper"] += 1
         else:
             out["elsewhere"] += 1

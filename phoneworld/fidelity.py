@@ -42,7 +42,7 @@ from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.ir.trace import Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
-from phoneworld.state.track import Tracked, track
+from phoneworld.state.track import Tracked, below, track
 
 Keys = frozenset[tuple[str, str, str, str]]
 
@@ -207,11 +207,11 @@ def place(sim: Simulator, step: ObservedStep, before: Tracked, known: set[str]) 
     cannot be put there: a screen it does not know, as the current one or on the back stack."""
     screens = sim.app.screens
     # the tracked stack ends with the current screen; the simulator's back stack is below it
-    below = before.stack[:-1] if before.stack[-1:] == (step.screen,) else before.stack
-    if not step.screen or step.screen not in screens or any(s not in screens for s in below):
+    under = below(before.stack, step.screen)
+    if not step.screen or step.screen not in screens or any(s not in screens for s in under):
         return False
     sim.set_position(step.screen, {k: v for k, v in before.state.items() if k in known},
-                     stack=list(below), focus=step.widget if step.action == "type" else None)
+                     stack=list(under), focus=step.widget if step.action == "type" else None)
     return True
 
 

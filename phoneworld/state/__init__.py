@@ -18,7 +18,7 @@ from phoneworld.state.infer import (
 from phoneworld.state.schema import Schema, discover
 from phoneworld.state.untried import dismiss_widgets, untried_rules
 from phoneworld.state.track import (
-    Tracked, entry_label, initial_state, navigation, track, transient_screens,
+    Tracked, below, entry_label, initial_state, navigation, track, transient_screens,
 )
 
 __all__ = ["infer_state", "prepare"]
@@ -179,8 +179,8 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
     closes = first.action == "back" or (
         first.action == "click" and (first.screen, first.widget or "") in schema.dismissing)
     relative = closes and nav == "pop" and all(
-        _below(tracked[s.step.episode][s.step.step].stack, s.step.screen) == s.step.next_screen
-        for s in branch.samples)
+        below(tracked[s.step.episode][s.step.step].stack, s.step.screen)[-1:]
+        == (s.step.next_screen,) for s in branch.samples)
     return Rule(
         screen=first.screen, action=first.action or "", widget=first.widget, guard=branch.guard,
         effects=structural_effects(schema, first) + branch.effects,
@@ -188,12 +188,6 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
         support=len(branch.samples),
         sources=tuple(s.step.source for s in branch.samples[:MAX_SOURCES]),
     )
-
-
-def _below(stack: tuple[str, ...], screen: str) -> str:
-    """The screen under `screen` on a tracked stack (which ends with the current screen)."""
-    below = stack[:-1] if stack[-1:] == (screen,) else stack
-    return below[-1] if below else ""
 
 
 def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstraction,

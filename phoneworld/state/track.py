@@ -54,6 +54,11 @@ def navigation(stack: tuple[str, ...], here: str, there: str,
     return "replace" if here in transient else "push"
 
 
+def below(stack: tuple[str, ...], screen: str) -> tuple[str, ...]:
+    """The back stack under `screen`: a tracked stack ends with the current screen."""
+    return stack[:-1] if stack[-1:] == (screen,) else stack
+
+
 def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]],
                       dismissing: frozenset[tuple[str, str]] = frozenset()) -> frozenset[str]:
     """Screens that leaving dismisses, as a menu or a dialog is when one of its entries opens
@@ -67,14 +72,13 @@ def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]],
             step.action == "click" and (step.screen, step.widget or "") in dismissing)
         if not closes or not step.screen or step.next_screen in ("", step.screen):
             continue
-        stack = tracked[step.episode][step.step].stack
-        below = stack[:-1] if stack[-1:] == (step.screen,) else stack
-        if not below:
+        under = below(tracked[step.episode][step.step].stack, step.screen)
+        if not under:
             continue
-        if step.next_screen == below[-1]:
-            returned.add(below[-1])
-        elif step.next_screen in below:
-            skipped.add(below[-1])
+        if step.next_screen == under[-1]:
+            returned.add(under[-1])
+        elif step.next_screen in under:
+            skipped.add(under[-1])
     return frozenset(skipped - returned)
 
 
