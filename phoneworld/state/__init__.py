@@ -140,9 +140,11 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
 
 
 def _majority(samples: list[Sample]) -> str:
-    """The screen most of `samples` go to (ties: the greatest id)."""
+    """The screen most of `samples` go to. Ties go to an outcome where the step did something (a
+    tap that changed nothing may not have been taken), then to the greatest id."""
     counts = Counter(s.step.next_screen for s in samples)
-    return max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    took = {s.step.next_screen for s in samples if s.step.changed or s.step.next_screen != s.step.screen}
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0] in took, kv[0]))[0]
 
 
 def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples: list[Sample],

@@ -177,6 +177,19 @@ def test_one_trigger_going_to_two_screens_keeps_the_majority_and_says_so() -> No
     assert infer_state(compiled.abstraction, compiled.graph) == compiled.model
 
 
+def test_a_tie_goes_to_the_outcome_where_the_step_did_something() -> None:
+    # back once left the editor as it was (not taken) and once returned home
+    compiled = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), editor(), back(), editor()),
+        episode("e1", home("a"), tap(ADD), editor(), back(), home("a")),
+    ))
+    rule = rule_for(compiled.model, "s01_editor", "back", None)
+    assert (rule.target, rule.nav, rule.support) == (None, "pop", 1)
+    assert compiled.model.dropped == (
+        "s01_editor back : 1 step(s) went to s01_editor instead of s00_main; no state "
+        "condition tells them apart",)
+
+
 def test_a_typed_field_is_not_bound_to_the_selected_record() -> None:
     model = compile_app(traces(
         episode("add", home("a"), tap(ADD), editor(), type_("b"), editor("b")),
