@@ -12,7 +12,10 @@ Default ROOT: ../shared/data/real. Per set and in total:
 - dismiss: a tried click on a widget labelled as a dismiss button (`DISMISS`) or with a framework id
   that has that role (`DISMISS_IDS`), against the plain
   pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
-  (further down the stack), stay, or elsewhere.
+  (further down the stack), stay, or elsewhere;
+- menus: a screen the overflow button (`OVERFLOW`) opened, which the rule makes transient, against
+  what the recording shows of it on its own (`transient_screens` without the rule): agrees (back
+  from a screen it opened skipped it), contradicts (such a back returned to it), or no evidence.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ from phoneworld.graph import graph  # noqa: E402
 from phoneworld.ingest.detect import find_sources  # noqa: E402
 from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
-from phoneworld.state.track import below  # noqa: E402
+from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    DISMISS, DISMISS_IDS, MIN_TRIED, _outcome, _shared_widgets,
+    DISMISS, DISMISS_IDS, MIN_TRIED, _outcome, _shared_widgets, overflow_widgets,
 )
 
 
@@ -79,11 +82,27 @@ def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
     return out
 
 
+def menu_evidence(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
+    schema, _ = prepare(ab, tr)
+    opened = {s.next_screen for s in tr.steps if s.action == "click"
+              and (s.screen, s.widget or "") in overflow_widgets(ab)
+              and s.next_screen not in ("", s.screen)}
+    schema.transient = frozenset()
+    tracked = track(schema, ab, tr)
+    evidence = transient_screens(tr, tracked, schema.dismissing)
+    returned = {s.next_screen for s in tr.steps if s.action == "back" and s.screen
+                and below(tracked[s.episode][s.step].stack, s.screen)[-1:] == (s.next_screen,)}
+    return Counter("agrees" if m in evidence else "contradicts" if m in returned else "none"
+                   for m in opened)
+
+
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "data" / "real"
     total_s: Counter[str] = Counter()
     total_d: Counter[str] = Counter()
-    print(f"{'set':<32} {'shared right/wrong/none':>24} {'dismiss below/deeper/stay/else':>31}")
+    total_m: Counter[str] = Counter()
+    print(f"{'set':<32} {'shared right/wrong/none':>24} {'dismiss below/deeper/stay/else':>31} "
+          f"{'menus agree/contra/none':>24}")
     for folder, _, _ in find_sources(root):
         traces, _ = check(folder)
         if not traces.episodes:
@@ -94,19 +113,26 @@ def main() -> int:
         ab = abstract(ts)
         tr = graph(ts, ab)
         s, d = shared_loo(ab, infer_state(ab, tr)), dismiss_outcomes(ab, tr)
+        m = menu_evidence(ab, tr)
         total_s.update(s)
         total_d.update(d)
+        total_m.update(m)
         name = str(folder.relative_to(root))[:32]
         print(f"{name:<32} {s['right']:>10}/{s['wrong']}/{s['none']:<8} "
-              f"{d['below']:>14}/{d['deeper']}/{d['stay']}/{d['elsewhere']}")
+              f"{d['below']:>14}/{d['deeper']}/{d['stay']}/{d['elsewhere']:<10} "
+              f"{m['agrees']:>13}/{m['contradicts']}/{m['none']}")
     print(f"{'total':<32} {total_s['right']:>10}/{total_s['wrong']}/{total_s['none']:<8} "
-          f"{total_d['below']:>14}/{total_d['deeper']}/{total_d['stay']}/{total_d['elsewhere']}")
+          f"{total_d['below']:>14}/{total_d['deeper']}/{total_d['stay']}/{total_d['elsewhere']:<10} "
+          f"{total_m['agrees']:>13}/{total_m['contradicts']}/{total_m['none']}")
     tried = sum(total_s[k] for k in ("right", "wrong"))
     clicks = sum(total_d.values())
     print(f"shared precision: {total_s['right'] / tried:.3f} of {tried} predictions" if tried
           else "shared: no predictions")
     print(f"dismiss precision: {total_d['below'] / clicks:.3f} of {clicks} clicks" if clicks
           else "dismiss: no clicks")
+    judged = total_m["agrees"] + total_m["contradicts"]
+    print(f"menus: the recording agrees on {total_m['agrees']} of {judged} with evidence"
+          if judged else "menus: none with evidence")
     return 0
 
 

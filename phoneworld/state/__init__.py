@@ -16,7 +16,7 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
-from phoneworld.state.untried import dismiss_widgets, untried_rules
+from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
     Tracked, below, entry_label, initial_state, navigation, track, transient_screens,
 )
@@ -36,7 +36,8 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
     schema = discover(abstraction, entries)
     schema.dismissing = dismiss_widgets(abstraction)
     tracked = track(schema, abstraction, graph)
-    schema.transient = transient_screens(graph, tracked, schema.dismissing)
+    schema.transient = transient_screens(graph, tracked, schema.dismissing,
+                                         overflow_widgets(abstraction))
     return schema, track(schema, abstraction, graph) if schema.transient else tracked
 
 

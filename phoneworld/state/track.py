@@ -60,14 +60,20 @@ def below(stack: tuple[str, ...], screen: str) -> tuple[str, ...]:
 
 
 def transient_screens(graph: TransitionGraph, tracked: list[list[Tracked]],
-                      dismissing: frozenset[tuple[str, str]] = frozenset()) -> frozenset[str]:
+                      dismissing: frozenset[tuple[str, str]] = frozenset(),
+                      menus: frozenset[tuple[str, str]] = frozenset()) -> frozenset[str]:
     """Screens that leaving dismisses, as a menu or a dialog is when one of its entries opens
     another screen: back (or a click on a `dismissing` widget) from where they led went below
-    them at least once and never back to them. Their pushes become replaces, so back from a
-    screen they opened that the recording never backed out of skips them too."""
+    them at least once and never back to them. So are the popups the `menus` widgets (an
+    overflow button) open, unless back from where they led returned to them. Their pushes become
+    replaces, so back from a screen they opened that the recording never backed out of skips
+    them too."""
     skipped: set[str] = set()
     returned: set[str] = set()
     for step in graph.steps:
+        if step.action == "click" and (step.screen, step.widget or "") in menus \
+                and step.next_screen not in ("", step.screen):
+            skipped.add(step.next_screen)
         closes = step.action == "back" or (
             step.action == "click" and (step.screen, step.widget or "") in dismissing)
         if not closes or not step.screen or step.next_screen in ("", step.screen):

@@ -94,3 +94,33 @@ def test_a_cancel_that_skipped_a_menu_marks_it_and_returns_to_the_opener() -> No
                    tap(button("Cancel", 0))):
         sim.step(action)
     assert sim.screen == s["B"]  # Cancel returns to where the menu was opened from
+
+
+OVERFLOW = view("android.widget.ImageView", b(900, 0, W, 150), desc="More options",
+                clickable=True)
+LIST = screen(view(TEXT, b(0, 0, 800, 150), id="title", text="Inbox"), OVERFLOW,
+              activity=".InboxActivity")
+
+
+def test_what_the_overflow_button_opens_is_a_menu_without_any_back_through_it() -> None:
+    # the recording never backed out of Settings: the overflow convention alone says the popup
+    # closed when its item was chosen
+    run = episode("run#1", LIST, tap(OVERFLOW), MENU, tap(button("Settings", 0)), SETTINGS)
+    c = compile_app(traces(run))
+    s = ids(c)
+    schema, tracked = prepare(c.abstraction, c.graph)
+    assert schema.transient == {s["Menu"]}
+    assert tracked[0][-1].stack == (s["Inbox"], s["Settings"])
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(OVERFLOW), tap(button("Settings", 0)), back()):
+        sim.step(action)
+    assert sim.screen == s["Inbox"]
+
+
+def test_an_overflow_popup_back_returned_to_is_not_a_menu() -> None:
+    run = episode("run#1", LIST, tap(OVERFLOW), MENU, tap(button("Settings", 0)), SETTINGS,
+                  back(), MENU)
+    c = compile_app(traces(run))
+    schema, _ = prepare(c.abstraction, c.graph)
+    assert schema.transient == frozenset()
