@@ -4,7 +4,7 @@ A screen's identity is its activity and the shape of its view tree: class, resou
 content-desc and layout position of every node, ignoring texts, checked flags and bounds (two
 activities with one layout, say a quiz's "correct" and "wrong" pages, are two screens). Repeated siblings under a list
 container collapse into one item template, so list lengths and scroll positions do not split a
-screen. Observations of one shape align node for node, which gives widget identity across visits.
+screen, and so does a pool of numbered views (`letter1`, `letter2`, ...) however many it shows. Observations of one shape align node for node, which gives widget identity across visits.
 """
 
 from __future__ import annotations

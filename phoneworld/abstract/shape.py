@@ -5,11 +5,14 @@ text, checked flag or bounds. A list container's shape digests its item shape on
 number of items. Lists are learned over all observations first (`ShapeIndex.learn`), so a list
 seen with one item or none still collapses to the same shape as when it had many, and a list-class
 container (RecyclerView, ListView, ...) is a list even when no observation shows two like items.
+A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word game's answer slots)
+has one shape whatever how many of them are shown: the app shows as many as its data needs.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -98,6 +101,9 @@ class ShapeIndex:
         if item is not None:
             return _digest(node.cls, node.resource_id, node.content_desc, "list", item)
         kids = visible_children(node)
+        pool = numbered_pool(kids)
+        if pool is not None:
+            return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
         shapes = [self.shape(c, anchor) for c in kids]
         return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
@@ -114,6 +120,24 @@ class _Votes:
     mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
 
 
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+def numbered_pool(kids: tuple[ViewNode, ...]) -> tuple[str, str] | None:
+    """(class, id stem) when `kids` are two or more childless views of one class whose ids are
+    one stem numbered 1, 2, 3, ... in order (`letter1`, `letter2`, ...): a fixed pool of views
+    the app shows as many of as its data needs, so how many are shown is content, not layout."""
+    if len(kids) < 2 or any(k.children or k.cls != kids[0].cls for k in kids):
+        return None
+    stems = [_NUMBERED.match(k.resource_id) for k in kids]
+    if any(m is None for m in stems):
+        return None
+    numbers = [int(m.group(2)) for m in stems if m]
+    if len({m.group(1) for m in stems if m}) != 1 or numbers != list(range(numbers[0], numbers[0] + len(kids))):
+        return None
+    return kids[0].cls, stems[0].group(1) if stems[0] else ""
+
+
 def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
     """The node's shape as far as one observation tells, voting for the lists it holds. A list's
     shape leaves its item out, so an outer item holding an inner list has one shape whatever the
@@ -121,6 +145,9 @@ def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
     anchor = anchor_key(node, parent)
     kids = visible_children(node)
     shapes = [_collect(c, anchor, votes) for c in kids]
+    pool = numbered_pool(kids)
+    if pool is not None:
+        return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
     if _looks_like_list(node, shapes, kids):
         votes.items[anchor][shapes[0]] += 1
         return _digest(node.cls, node.resource_id, node.content_desc, "list")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from phoneworld.abstract.shape import ShapeIndex, anchor_key, visible_children
+from phoneworld.abstract.shape import ShapeIndex, anchor_key, numbered_pool, visible_children
 from phoneworld.ir.base import traits_of
 from phoneworld.ir.screens import HitBox, ItemReading, ScreenReading, ScreenTemplate, TemplateNode
 from phoneworld.ir.trace import Observation, ViewNode
@@ -68,6 +68,9 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
             item = _build(index, items[0], anchor, names, items)
             pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
     else:
+        if numbered_pool(visible_children(node)) is not None:
+            # a pool of numbered views: every view any observation showed is a widget
+            node = max(peers, key=lambda p: len(visible_children(p)))
         kids = visible_children(node)
         peer_kids = [visible_children(p) for p in peers]
         children = tuple(

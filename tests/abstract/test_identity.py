@@ -113,6 +113,30 @@ def test_repeated_bare_leaves_are_layout_not_a_list() -> None:
     assert len(visits(labels(2), labels(3)).screens) == 2
 
 
+def letters(n: int, ids: str = "letter{k}") -> Observation:
+    """A word game's answer row: as many numbered slots shown as the word has letters."""
+    return screen(header("Puzzle"), view(LINEAR, b(0, 200, W, 350), *[
+        view("android.widget.ImageView", b(k * 100, 200, k * 100 + 100, 350),
+             id=ids.format(k=k + 1)) for k in range(n)], id="word"))
+
+
+def test_a_pool_of_numbered_views_is_one_screen_whatever_how_many_are_shown() -> None:
+    abstraction = visits(letters(4), letters(6), letters(3))
+    assert len(abstraction.screens) == 1
+    # every slot any visit showed is a widget of the template
+    word = next(n for n in abstraction.screens[0].root.walk() if n.wid == "word")
+    assert [c.resource_id.rsplit("/", 1)[-1] for c in word.children] == [
+        f"letter{k}" for k in range(1, 7)]
+    assert "letter6" in {box.wid for box in abstraction.readings[0][1].boxes}
+    assert "letter4" not in {box.wid for box in abstraction.readings[0][2].boxes}
+
+
+@pytest.mark.parametrize("ids", ["slot{k}x", "letter{k}0"], ids=["not-a-number-suffix",
+                                                                  "not-consecutive"])
+def test_views_not_numbered_one_after_another_are_layout(ids: str) -> None:
+    assert len(visits(letters(2, ids), letters(3, ids)).screens) == 2
+
+
 def test_repeated_composite_children_are_a_list_even_when_not_scrollable() -> None:
     def rows(n: int) -> Observation:
         return screen(view(LINEAR, b(0, 0, W, 1200), *[
