@@ -372,7 +372,8 @@ class Contacts(Model):
                            actions=[save])
         fields = Node(LINEAR, (0, top, d.width, top + d.dp(144)), children=[
             self.edit("name_input", "Name", (d.dp(16), top + d.dp(16), d.width - d.dp(16), top + d.dp(64))),
-            self.edit("phone_input", "Phone", (d.dp(16), top + d.dp(80), d.width - d.dp(16), top + d.dp(128))),
+            self.edit("phone_input", "Phone",
+                      (d.dp(16), top + d.dp(80), d.width - d.dp(16), top + d.dp(128))),
         ])
         return self.decor(Node(LINEAR, (0, d.status, d.width, d.nav), children=[
             bar, Node("android.widget.ScrollView", (0, top, d.width, d.nav), rid=self.rid("form_scroll"),
@@ -600,7 +601,8 @@ class Reading(Model):
             ok = self._add if self.fields.get("dialog_input") else None
             return act, self.dialog(title, field_, "Add", ok, self._close)
         if self.dialog_kind == "remove":
-            return act, self.dialog(f"Remove \u201c{self.target}\u201d?", "It will be removed from your books.",
+            return act, self.dialog(f"Remove \u201c{self.target}\u201d?",
+                                    "It will be removed from your books.",
                                     "Remove", self._remove, self._close)
         d = self.device
         nav_top = d.nav - d.dp(56)
@@ -626,7 +628,8 @@ class Reading(Model):
                                                 y + d.dp(48)), rid=self.rid("wish_remove"),
                                  desc="Remove", clickable=True, focusable=True, key=f"remove:{title}",
                                  on=lambda t=title: self.lists["Wishlist"].remove(t)))
-            rows.append(Node(GROUP, (0, y, d.width, y + pitch), rid=self.rid("book_item" if book else "wish_item"),
+            rows.append(Node(GROUP, (0, y, d.width, y + pitch),
+                             rid=self.rid("book_item" if book else "wish_item"),
                              clickable=book, long_clickable=book, focusable=book, key=f"item:{title}",
                              on_long=(lambda t=title: self._ask_remove(t)) if book else None,
                              on=(lambda: None) if book else None, children=kids))
@@ -758,7 +761,8 @@ class Todo(Model):
         if self.screen == "popup":
             assert self.selected is not None
             row = self.tasks.index(self.selected)
-            top = self.device.status + self.device.dp(56) + (row + 1) * self.device.dp(64) - self.device.dp(16)
+            d = self.device
+            top = d.status + d.dp(56) + (row + 1) * d.dp(64) - d.dp(16)
             return act, self.popup({"Edit": self._edit, "Delete": self._delete}, top)
         return act, self._list()
 
@@ -914,7 +918,8 @@ class Tally(Model):
             Node(TEXT, (d.dp(16), mid - d.dp(100), d.width - d.dp(16), mid - d.dp(20)),
                  rid=self.rid("counter_value"), text=str(self.count)),
             Node(LINEAR, (d.dp(16), mid, d.width - d.dp(16), mid + d.dp(72)), children=[
-                Node(BUTTON, (d.dp(16), mid, d.width // 2 - d.dp(8), mid + d.dp(72)), rid=self.rid("decrement"),
+                Node(BUTTON, (d.dp(16), mid, d.width // 2 - d.dp(8), mid + d.dp(72)),
+                     rid=self.rid("decrement"),
                      text="\u2212", clickable=True, focusable=True, enabled=can_dec, key="dec",
                      on=lambda: self._add(-1)),
                 Node(BUTTON, (d.width // 2 + d.dp(8), mid, d.width - d.dp(16), mid + d.dp(72)),
