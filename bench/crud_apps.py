@@ -1120,6 +1120,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    try:
+        return run(args)
+    except OSError as exc:  # an --out or --json that cannot be written
+        print(f"crud_apps.py: error: {exc.strerror}: {exc.filename}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace) -> int:
     apps = [a for a in APPS if args.only in (None, a.name)]
     rows = []
     with tempfile.TemporaryDirectory(prefix="crud_apps_") as tmp:
