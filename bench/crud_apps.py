@@ -1099,12 +1099,70 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
     return means
 
 
+# ---------------------------------------------------------------------------------------- misses
+def _key(k: tuple[str, str, str, str]) -> str:
+    cls, rid, text, desc = k
+    return f"{cls.rsplit('.', 1)[-1]}:{rid.rsplit('/', 1)[-1]}:{text or desc}"
+
+
+def misses(folder: Path) -> list[str]:
+    """Every replayed step the mock got wrong, in the build's own replay (in process, as
+    `phoneworld build --heldout 0.2` replays): a changing step that missed its next screen or
+    its change, and an unchanged step (not typing) where the mock changed what it shows."""
+    from phoneworld.abstract.shape import content_keys
+    from phoneworld.fidelity import place, readings_for
+    from phoneworld.graph import graph
+    from phoneworld.ir.diagnostics import Diagnostics
+    from phoneworld.pipeline import BuildConfig, build_app, check
+    from phoneworld.runtime.sim import Simulator
+
+    traces, _ = check(folder)
+    config = BuildConfig(traces=folder, heldout=HELDOUT, write=False, tasks=False)
+    inputs = build_app(traces, config, Diagnostics()).inputs
+    assert inputs is not None
+    known = {v.name for v in inputs.spec.state}
+    out: list[str] = []
+    for label, replay, part in (("train", inputs.train_replay, inputs.train),
+                                ("held", inputs.held_replay, inputs.held)):
+        if replay is None:
+            continue
+        view = inputs.abstraction if label == "train" else readings_for(inputs.abstraction, part)
+        for step, result in zip(graph(part, view).steps, replay.steps):
+            ep = part.episodes[step.episode]
+            action = ep.steps[step.step].action
+            if action is None or (result.changing and result.transition_match
+                                  and (result.change_f1 or 0.0) >= 0.999):
+                continue
+            if not result.changing and (action.type == "type" or result.observation_match >= 0.999):
+                continue
+            cur = content_keys(ep.steps[step.step].observation.root)
+            rec = content_keys(ep.steps[step.step + 1].observation.root)
+            sim = Simulator(inputs.spec)
+            before = replay.tracked[step.episode][step.step]
+            shown = "cannot be put there (a screen it does not know)"
+            if place(sim, step, before, known):
+                sim.step(action)
+                mock = content_keys(sim.view())
+                extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
+                lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])
+                shown = f"shows [{extra}] and lacks [{lacking}]"
+            what = action.model_dump(exclude_none=True, exclude_defaults=True)
+            out.append(f"{label} {ep.id}.{step.step} {ep.instruction!r}: {what} on "
+                       f"{step.screen or '?'}/{step.widget or '-'} ({'changing' if result.changing else 'unchanged'}): "
+                       f"recorded -> {step.next_screen or '?'}, mock -> {result.mock_screen or '-'}, "
+                       f"F1 {result.change_f1 if result.change_f1 is None else round(result.change_f1, 3)}; "
+                       f"mock {shown}")
+    return out
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="where the traces are written (default: a temporary folder)")
     parser.add_argument("--json", dest="json_path", help="also write the table as JSON here")
     parser.add_argument("--only", help="one app: " + ", ".join(a.name for a in APPS))
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per build")
+    parser.add_argument("--misses", action="store_true",
+                        help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)
     names = [a.name for a in APPS]
     if args.only is not None and args.only not in names:
@@ -1130,16 +1188,23 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     apps = [a for a in APPS if args.only in (None, a.name)]
     rows = []
+    folders: dict[str, Path] = {}
     with tempfile.TemporaryDirectory(prefix="crud_apps_") as tmp:
         traces = Path(args.out) if args.out else Path(tmp) / "traces"
         for app in apps:
-            folder = write_app(app, traces / app.name)
+            folder = folders[app.name] = write_app(app, traces / app.name)
             built = Path(tmp) / f"{app.name}.build"
             row = build_set(folder, HELDOUT, built, args.timeout)
             row = {"name": app.name, **row, "kinds": task_kinds(built, folder.name)}
             print(f"{app.name}: exit {row['exit']}, {row['seconds']} s", file=sys.stderr, flush=True)
             rows.append(row)
         means = print_table(rows)
+        if args.misses:
+            for name, folder in folders.items():
+                found = misses(folder)
+                print(f"\n{name}: {len(found)} steps the mock got wrong")
+                for line in found:
+                    print(f"  {line}")
     if args.json_path:
         out = Path(args.json_path)
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ recording passes `phoneworld check` (the real ingest path). No fidelity figures 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,3 +60,12 @@ def test_a_bad_option_is_a_usage_error_not_a_traceback(bench: Any, capsys: Any) 
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "did you mean 'contacts'?" in err and "Traceback" not in err
+
+
+def test_one_app_builds_and_lists_its_misses(bench: Any, tmp_path: Path, capsys: Any) -> None:
+    assert bench.main(["--only", "tally", "--out", str(tmp_path), "--misses"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[:3] == ["app", "exit", "chg"]
+    assert re.search(r"^tally +0 ", out, re.M) and re.search(r"^mean ", out, re.M)
+    assert "tally: " in out and "steps the mock got wrong" in out
+    assert (tmp_path / "tally" / "com.example.tally" / "ep_0001" / "episode.json").is_file()
