@@ -1105,12 +1105,19 @@ def _key(k: tuple[str, str, str, str]) -> str:
     return f"{cls.rsplit('.', 1)[-1]}:{rid.rsplit('/', 1)[-1]}:{text or desc}"
 
 
+def _flags(root: Any) -> frozenset[tuple[str, str, bool]]:
+    """The checked flags on a screen, which the content keys of the fidelity figures leave out."""
+    return frozenset((n.resource_id.rsplit("/", 1)[-1], n.text, n.checked) for n in root.walk()
+                     if n.checkable and n.bounds.area > 0)
+
+
 def misses(folder: Path) -> list[str]:
     """Every replayed step the mock got wrong, in the build's own replay (in process, as
     `phoneworld build --heldout 0.2` replays): a changing step that missed its next screen or
-    its change, and an unchanged step (not typing) where the mock changed what it shows."""
-    from phoneworld.abstract.shape import content_keys
-    from phoneworld.fidelity import place, readings_for
+    its change, an unchanged step (not typing) where the mock changed what it shows, and a step
+    that reached the right screen with other checked flags than recorded (the fidelity figures
+    do not see flags)."""
+    from phoneworld.fidelity import readings_for
     from phoneworld.graph import graph
     from phoneworld.ir.diagnostics import Diagnostics
     from phoneworld.pipeline import BuildConfig, build_app, check
@@ -1121,6 +1128,7 @@ def misses(folder: Path) -> list[str]:
     inputs = build_app(traces, config, Diagnostics()).inputs
     assert inputs is not None
     known = {v.name for v in inputs.spec.state}
+    sim = Simulator(inputs.spec)
     out: list[str] = []
     for label, replay, part in (("train", inputs.train_replay, inputs.train),
                                 ("held", inputs.held_replay, inputs.held)):
@@ -1128,31 +1136,46 @@ def misses(folder: Path) -> list[str]:
             continue
         view = inputs.abstraction if label == "train" else readings_for(inputs.abstraction, part)
         for step, result in zip(graph(part, view).steps, replay.steps):
-            ep = part.episodes[step.episode]
-            action = ep.steps[step.step].action
-            if action is None or (result.changing and result.transition_match
-                                  and (result.change_f1 or 0.0) >= 0.999):
-                continue
-            if not result.changing and (action.type == "type" or result.observation_match >= 0.999):
-                continue
-            cur = content_keys(ep.steps[step.step].observation.root)
-            rec = content_keys(ep.steps[step.step + 1].observation.root)
-            sim = Simulator(inputs.spec)
-            before = replay.tracked[step.episode][step.step]
-            shown = "cannot be put there (a screen it does not know)"
-            if place(sim, step, before, known):
-                sim.step(action)
-                mock = content_keys(sim.view())
-                extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
-                lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])
-                shown = f"shows [{extra}] and lacks [{lacking}]"
-            what = action.model_dump(exclude_none=True, exclude_defaults=True)
-            out.append(f"{label} {ep.id}.{step.step} {ep.instruction!r}: {what} on "
-                       f"{step.screen or '?'}/{step.widget or '-'} ({'changing' if result.changing else 'unchanged'}): "
-                       f"recorded -> {step.next_screen or '?'}, mock -> {result.mock_screen or '-'}, "
-                       f"F1 {result.change_f1 if result.change_f1 is None else round(result.change_f1, 3)}; "
-                       f"mock {shown}")
+            line = _miss(sim, part.episodes[step.episode], step, result,
+                         replay.tracked[step.episode][step.step], known)
+            if line:
+                out.append(f"{label} {line}")
     return out
+
+
+def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str]) -> str:
+    """One replayed step, described where the mock got it wrong ("" where it got it right)."""
+    from phoneworld.abstract.shape import content_keys
+    from phoneworld.fidelity import place
+
+    action = ep.steps[step.step].action
+    if action is None:
+        return ""
+    recorded = ep.steps[step.step + 1].observation.root
+    rec = content_keys(recorded)
+    if not place(sim, step, before, known):
+        shown, flags_wrong, mock = "cannot be put there (a screen it does not know)", False, rec
+    else:
+        sim.step(action)
+        mock = content_keys(sim.view())
+        extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
+        lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])
+        shown = f"shows [{extra}] and lacks [{lacking}]"
+        got, want = _flags(sim.view()), _flags(recorded)
+        flags_wrong = result.transition_match and got != want
+        if flags_wrong:
+            shown += f"; checked {sorted(got - want)} where recorded {sorted(want - got)}"
+    if result.changing:
+        wrong = not result.transition_match or (result.change_f1 or 0.0) < 0.999
+    else:
+        wrong = action.type != "type" and (mock != rec or not result.mock_screen)
+    if not (wrong or flags_wrong):
+        return ""
+    what = action.model_dump(exclude_none=True, exclude_defaults=True)
+    f1 = None if result.change_f1 is None else round(result.change_f1, 3)
+    return (f"{ep.id}.{step.step} {ep.instruction!r}: {what} on {step.screen or '?'}/"
+            f"{step.widget or '-'} ({'changing' if result.changing else 'unchanged'}): recorded -> "
+            f"{step.next_screen or '?'}, mock -> {result.mock_screen or '-'}, F1 {f1}; mock {shown}")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
