@@ -1,0 +1,71 @@
+"""`bench/crud_apps.py`: the CRUD test apps are written deterministically, and every app's
+recording passes `phoneworld check` (the real ingest path). No fidelity figures are asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phoneworld.pipeline import check
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench() -> Any:
+    path = REPO / "bench" / "crud_apps.py"
+    spec = importlib.util.spec_from_file_location("crud_apps_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_two_runs_write_byte_identical_traces(bench: Any, tmp_path: Path) -> None:
+    for run in ("a", "b"):
+        for app in bench.APPS:
+            bench.write_app(app, tmp_path / run / app.name)
+    first, second = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert first == second
+    assert len({name.split("/")[0] for name in first}) == len(bench.APPS) >= 4
+
+
+def test_every_app_passes_check_and_holds_out_its_new_values(bench: Any, tmp_path: Path) -> None:
+    for app in bench.APPS:
+        folder = bench.write_app(app, tmp_path / app.name)
+        traces, diagnostics = check(folder)
+        assert not diagnostics.has_errors, (app.name, diagnostics.items)
+        assert traces.apps() == [folder.name]
+        episodes = len(app.episodes) + len(app.new)
+        assert len(traces.episodes) == episodes
+        # the new-values episodes are the last HELDOUT of the recorded actions
+        actions = sum(len(ep.steps) - 1 for ep in traces.episodes)
+        held = sum(len(ep.steps) - 1 for ep in traces.episodes[len(app.episodes):])
+        assert held == int(actions * bench.HELDOUT)
+
+
+def test_a_bad_option_is_a_usage_error_not_a_traceback(bench: Any, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--only", "contact"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'contacts'?" in err and "Traceback" not in err
+
+
+def test_one_app_builds_and_lists_its_misses(bench: Any, tmp_path: Path, capsys: Any) -> None:
+    assert bench.main(["--only", "tally", "--out", str(tmp_path), "--misses"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[:3] == ["app", "exit", "chg"]
+    assert re.search(r"^tally +0 ", out, re.M) and re.search(r"^mean ", out, re.M)
+    assert "tally: " in out and "steps the mock got wrong" in out
+    assert (tmp_path / "tally" / "com.example.tally" / "ep_0001" / "episode.json").is_file()
