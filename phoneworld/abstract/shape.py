@@ -5,7 +5,9 @@ text, checked flag or bounds. A list container's shape digests its item shape on
 number of items. Lists are learned over all observations first (`ShapeIndex.learn`), so a list
 seen with one item or none still collapses to the same shape as when it had many, and a list-class
 container (RecyclerView, ListView, ...) is a list even when no observation shows two like items.
-A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word game's answer slots)
+The rows of a list-class container that share their class and resource id are its items even
+where some show an optional child (a badge, a subtitle) and others do not: one item template holds
+the fullest row. A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word game's answer slots)
 has one shape whatever how many of them are shown: the app shows as many as its data needs.
 """
 
@@ -68,6 +70,7 @@ class ShapeIndex:
     seen) and the shape function."""
 
     lists: dict[str, str] = field(default_factory=dict)
+    rows: frozenset[str] = frozenset()  # list anchors whose items are told by the row alone
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -77,15 +80,20 @@ class ShapeIndex:
         RecyclerView) never seen with two or more children, only empty or with one item (before
         the second note is added), is a list too, of its one child's shape. One that holds unlike
         children is a page laid out by a RecyclerView, not a list of records: its children are
-        its structure."""
+        its structure, unless all its children are rows of one class and resource id: then it is
+        a list of those rows, whatever optional children each shows."""
         votes = _Votes()
         for root in roots:
             _collect(root, "", votes)
-        lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items.items()}
-        for anchor in votes.sparse - votes.mixed - lists.keys():
+        rows = votes.rows.keys() - votes.mixed
+        lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items.items()
+                 if anchor not in rows}
+        for anchor in votes.sparse - votes.mixed - lists.keys() - rows:
             children = votes.children.get(anchor)
             lists[anchor] = children.most_common(1)[0][0] if children else ""
-        return cls(lists=lists)
+        for anchor in rows:
+            lists[anchor] = votes.rows[anchor].most_common(1)[0][0]
+        return cls(lists=lists, rows=frozenset(rows))
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -96,6 +104,8 @@ class ShapeIndex:
         return found
 
     def _shape(self, node: ViewNode, parent: str) -> str:
+        if parent in self.rows:
+            return row_shape(node)
         anchor = anchor_key(node, parent)
         item = self.lists.get(anchor)
         if item is not None:
@@ -118,6 +128,14 @@ class _Votes:
     children: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     sparse: set[str] = field(default_factory=set)  # list-class, seen with at most one child
     mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
+    # list-class, seen with rows of one class and id but unlike contents (an optional badge)
+    rows: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+
+def row_shape(node: ViewNode) -> str:
+    """A list row's shape told by the row alone (its class, id and description): rows of one
+    list that show an optional child (a badge, a subtitle) only on some records are one item."""
+    return _digest(node.cls, node.resource_id, node.content_desc, "row")
 
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
@@ -152,6 +170,9 @@ def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
         votes.items[anchor][shapes[0]] += 1
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
     if _is_list_class(node):
+        if len(shapes) > 1 and kids[0].resource_id and len({row_shape(k) for k in kids}) == 1:
+            votes.rows[anchor][row_shape(kids[0])] += 1
+            return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if len(shapes) > 1:
             votes.mixed.add(anchor)
         else:

@@ -65,7 +65,9 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     if item_shape is not None:
         items = [c for p in peers for c in visible_children(p) if index.shape(c, anchor) == item_shape]
         if items:
-            item = _build(index, items[0], anchor, names, items)
+            # rows with optional children: the template is the row that shows the most
+            first = max(items, key=_size) if anchor in index.rows else items[0]
+            item = _build(index, first, anchor, names, items)
             pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
     else:
         if numbered_pool(visible_children(node)) is not None:
@@ -178,5 +180,27 @@ def _read_item(t: TemplateNode, node: ViewNode, k: int, list_wid: str, texts: di
     boxes.append(_box(t, node, k, list_wid))
     if t.item is not None:
         return  # nested lists are read as part of the item only down to the inner container
-    for tc, child in zip(t.children, visible_children(node)):
+    for tc, child in _aligned(t.children, visible_children(node)):
         _read_item(tc, child, k, list_wid, texts, checked, boxes)
+
+
+def _size(node: ViewNode) -> int:
+    return sum(1 for _ in node.walk())
+
+
+def _aligned(template: tuple[TemplateNode, ...], kids: tuple[ViewNode, ...]
+             ) -> list[tuple[TemplateNode, ViewNode]]:
+    """Pairs of template child and shown child, in order, each shown child with the next template
+    child of its class and id: a row that leaves out an optional child (a badge) still reads the
+    children after it."""
+    out = []
+    i = 0
+    for kid in kids:
+        j = next((j for j in range(i, len(template))
+                  if (template[j].cls, template[j].resource_id) == (kid.cls, kid.resource_id)),
+                 None)
+        if j is None:
+            continue
+        out.append((template[j], kid))
+        i = j + 1
+    return out

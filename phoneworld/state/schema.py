@@ -73,8 +73,10 @@ class Schema:
                     kind, fmt = info.fields[fname]
                     if what == "flag":
                         rec[fname] = item.checked.get(fwid, False)
-                    else:
-                        rec[fname] = _parse(kind, fmt, item.texts.get(fwid, ""))
+                    elif fwid in item.texts:
+                        rec[fname] = _parse(kind, fmt, item.texts[fwid])
+                    else:  # a row that does not show this optional child
+                        rec[fname] = 0 if kind == "number" else ""
                 records.append(rec)
             out[coll] = records
         return out

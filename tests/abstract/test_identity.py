@@ -137,6 +137,50 @@ def test_views_not_numbered_one_after_another_are_layout(ids: str) -> None:
     assert len(visits(letters(2, ids), letters(3, ids)).screens) == 2
 
 
+def task_row(k: int, title: str, badge: bool) -> ViewNode:
+    y = 200 + 200 * k
+    kids = [view(CHECKBOX, b(0, y, 120, y + 200), id="done", checkable=True),
+            view(TEXT, b(120, y, 700, y + 200), id="task_title", text=title)]
+    if badge:
+        kids.append(view(TEXT, b(700, y, 900, y + 200), id="badge", text="High"))
+    kids.append(view(BUTTON, b(900, y, W, y + 200), id="row_menu", desc="More options",
+                     clickable=True))
+    return view(LINEAR, b(0, y, W, y + 200), *kids, id="task_row")
+
+
+def tasks(*rows: tuple[str, bool]) -> Observation:
+    return screen(header("Tasks"), view(RECYCLER, b(0, 200, W, 1600), *[
+        task_row(k, t, badge) for k, (t, badge) in enumerate(rows)], id="tasks", scrollable=True))
+
+
+def test_rows_of_one_id_with_an_optional_child_are_one_list() -> None:
+    abstraction = visits(tasks(("Pay rent", False), ("Call mum", True)),
+                         tasks(("Call mum", True)), tasks(("A", False), ("B", False), ("C", True)))
+    assert len(abstraction.screens) == 1
+    item = next(n for n in abstraction.screens[0].root.walk() if n.wid == "tasks").item
+    assert [c.wid for c in item.children] == ["done", "task_title", "badge", "row_menu"]
+    # a row without the badge still reads the menu button after it
+    first = abstraction.readings[0][0]
+    assert [r.texts.get("task_title") for r in first.lists["tasks"]] == ["Pay rent", "Call mum"]
+    assert "badge" not in first.lists["tasks"][0].texts
+    assert {(box.wid, box.item) for box in first.boxes if box.wid == "row_menu"} == {
+        ("row_menu", 0), ("row_menu", 1)}
+
+
+def test_unlike_rows_without_an_id_are_still_a_page() -> None:
+    def row(k: int, *extra: str) -> ViewNode:
+        y = 200 + 200 * k
+        return view(LINEAR, b(0, y, W, y + 200), view(TEXT, b(0, y, 800, y + 200), text="Sync"),
+                    *[view(cls, b(800, y, W, y + 200)) for cls in extra])
+
+    short = screen(view(RECYCLER, b(0, 200, W, 1600), row(0), row(1, CHECKBOX), id="prefs"))
+    long = screen(view(RECYCLER, b(0, 200, W, 1600), row(0), row(1, CHECKBOX), row(2, TEXT),
+                       id="prefs"))
+    abstraction = visits(short, long)
+    assert len(abstraction.screens) == 2
+    assert all(n.item is None for s in abstraction.screens for n in s.root.walk())
+
+
 def test_repeated_composite_children_are_a_list_even_when_not_scrollable() -> None:
     def rows(n: int) -> Observation:
         return screen(view(LINEAR, b(0, 0, W, 1200), *[
