@@ -22,6 +22,7 @@ from phoneworld.ir.app import (
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.state.effects import Context, apply, holds, selection
 from phoneworld.state.schema import Schema
+from phoneworld.runtime.semantics import hit_record
 
 _SCALARS = ("text", "number", "flag")
 
@@ -205,7 +206,20 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
             guards.append(Guard(op="true", left=Var(name=n)))
         else:
             guards.append(Guard(op="nonempty", left=Var(name=n)))
-    return guards
+    return guards + _entry_guards(samples)
+
+
+def _entry_guards(samples: list[Sample]) -> list[Guard]:
+    """Which row was tapped, by a text of its own: the entries of a menu ("Edit", "Delete") lead
+    to different screens, as a folder and a file of one list do."""
+    values: dict[str, set[str]] = defaultdict(set)
+    for s in samples:
+        rec = hit_record(s.guarded, s.ctx.hit)
+        for f, v in (rec or {}).items():
+            if isinstance(v, str) and v:
+                values[f].add(v)
+    return [Guard(op="eq", left=ItemField(field=f), right=Lit(value=v))
+            for f in sorted(values) if len(values[f]) > 1 for v in sorted(values[f])]
 
 
 _NEGATED = {"nonempty": "empty", "empty": "nonempty", "eq": "ne", "ne": "eq", "true": "false",

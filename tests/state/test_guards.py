@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from phoneworld.ir.app import (
-    AppendEffect, Guard, Lit, RecordRef, SetEffect, ToggleEffect, Var, VarRef,
+    AppendEffect, Guard, ItemField, Lit, RecordRef, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.trace import Observation
+from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, TEXT, W, b, compile_app, episode, on_row, screen, tap, traces, type_, view,
+    BUTTON, CHECKBOX, TEXT, W, b, compile_app, episode, on_row, row_list, screen, tap, traces,
+    type_, view,
 )
 from tests.state.notes import ADD, SAVE, editor, home, rules_for
 
@@ -129,3 +131,25 @@ def test_a_guard_that_tells_apart_only_some_steps_keeps_every_step_the_majority_
     assert (otherwise.guard, otherwise.target, otherwise.nav, otherwise.support) == (
         None, None, "stay", 3)
     assert len(model.dropped) == 1
+
+
+def test_which_entry_of_a_menu_was_tapped_decides_where_it_leads() -> None:
+    menu = screen(row_list("Edit", "Delete", "Share", list_id="menu"), activity=".MenuActivity")
+    share = screen(view(TEXT, b(0, 0, W, 150), id="chooser", text="Share with"),
+                   activity=".ShareActivity")
+    compiled = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), menu, on_row(0), editor()),
+        episode("e1", home("a"), tap(ADD), menu, on_row(1), home()),
+        episode("e2", home("a"), tap(ADD), menu, on_row(0), editor()),
+        episode("e3", home("a"), tap(ADD), menu, on_row(2), share),
+    ))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in compiled.spec.screens}
+    rows = rules_for(compiled.model, ids["MenuActivity"], "click", "row")
+    assert all(r.guard is None or r.guard.left == ItemField(field="title") for r in rows)
+    assert len(rows) == 3 and compiled.model.dropped == ()
+    for k, where in enumerate(("EditorActivity", "MainActivity", "ShareActivity")):
+        sim = Simulator(compiled.spec)
+        sim.reset()
+        sim.step(tap(ADD))
+        sim.step(on_row(k))
+        assert sim.screen == ids[where]
