@@ -1,7 +1,8 @@
 """Fidelity: how well a compiled app reproduces recorded episodes, measured on every build.
 
 Teacher-forced replay sets the simulator to each recorded step's screen and tracked state, applies
-the recorded action and compares the mock's next screen with the recorded one:
+the recorded action (a tap at the mock's place of the widget it hit, where the mock draws that
+widget elsewhere) and compares the mock's next screen with the recorded one:
 
 - `transition_match`: the mock landed on the recorded next screen (all steps), and
   `transition_match_changing` on the changing steps only (the recorded content changed);
@@ -39,7 +40,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.report import Fidelity
 from phoneworld.ir.screens import Abstraction, ScreenReading
-from phoneworld.ir.trace import Episode, Step, TraceSet, ViewNode
+from phoneworld.ir.trace import POINT_ACTIONS, Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
 from phoneworld.state.track import Tracked, below, track
@@ -224,7 +225,7 @@ def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode
     if action is None or not place(sim, step, before, known):
         return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
                           "", step.next_screen)
-    sim.step(action)
+    sim.step(on_widget(sim, action, step))
     mock_keys = content_keys(sim.view())
     return StepResult(
         episode=ep.id, step=step.step, changing=changing,
@@ -233,6 +234,20 @@ def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode
         change_f1=change_f1(cur_keys, mock_keys, rec_keys) if changing else None,
         mock_screen=sim.screen, recorded_screen=step.next_screen,
     )
+
+
+def on_widget(sim: Simulator, action: Any, step: ObservedStep) -> Any:
+    """The recorded tap, at the mock's place of the widget it hit where the mock lays that widget
+    out elsewhere (a popup anchored to the row that opened it, a list scrolled otherwise): the
+    step is scored on what the widget does, not on where the mock draws it."""
+    if action.type not in POINT_ACTIONS or step.widget is None:
+        return action
+    node = next((n for n in sim.frame().nodes
+                 if n.c.wid == step.widget and (step.item is None or n.item == step.item)), None)
+    if node is None or node.contains(action.x, action.y):
+        return action
+    x, y = node.center
+    return action.model_copy(update={"x": x, "y": y})
 
 
 def split_heldout(traces: TraceSet, fraction: float) -> tuple[TraceSet, TraceSet]:

@@ -129,3 +129,19 @@ def test_an_app_with_add_and_open_reproduces_every_step_it_was_built_from() -> N
     result = replay(compiled)
     assert [s.transition_match for s in result.steps] == [True] * 6
     assert [s.observation_match for s in result.steps] == [1.0] * 6
+
+
+def test_a_tap_is_replayed_on_the_widget_it_hit_where_the_mock_draws_it_elsewhere() -> None:
+    # a popup anchored to what opened it: first drawn at the top, later lower down
+    def popup(y: int) -> Observation:
+        return screen(view(BUTTON, b(600, y, 1040, y + 120), id="rename", text="Rename",
+                           clickable=True), activity=".PopupActivity")
+
+    compiled = compile_app(traces(
+        episode("top", home("a"), tap(ADD), popup(200), tap(popup(200).root.children[0]),
+                editor("a")),
+        episode("low", home("a"), tap(ADD), popup(900), tap(popup(900).root.children[0]),
+                editor("a")),
+    ))
+    result = replay(compiled)
+    assert [s.transition_match for s in result.steps] == [True, True, True, True]
