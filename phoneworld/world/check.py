@@ -37,6 +37,9 @@ class _WorldChecker(TaskChecker):
         else:
             self.scalar_var(var, (*path, "source"))
 
+    def screen_ids(self) -> list[str]:
+        return list(self.app.screens)  # type: ignore[arg-type]  # a WorldSchema's, namespaced
+
     def initial_state(self) -> None:
         try:
             task_state(self.spec, self.app)  # type: ignore[arg-type]
