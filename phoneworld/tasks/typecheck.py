@@ -138,12 +138,15 @@ class TaskChecker:
         """The screens a `screen` clause may name (a world's checker names them its way)."""
         return [sc.id for sc in self.app.screens]
 
+    SCREENS = "the ids of app.json's `screens`"
+
     def screen(self, sid: str, path: YamlPath) -> None:
         known = self.screen_ids()
         if sid not in known:
-            self.err(codes.UNKNOWN_NAME, f"app {self.app.package} has no screen {sid!r}"
-                     f"{_near(sid, known)}", path,
-                     f"screens: {', '.join(known) or 'none'} (the ids of app.json's `screens`)")
+            same = [k for k in known if k.rpartition(":")[2] == sid]  # a world's, unprefixed
+            near = f"; did you mean {same[0]!r}?" if same else _near(sid, known)
+            self.err(codes.UNKNOWN_NAME, f"app {self.app.package} has no screen {sid!r}{near}",
+                     path, f"screens: {', '.join(known) or 'none'} ({self.SCREENS})")
 
     # -------------------------------------------------------------- rules
 

@@ -37,6 +37,8 @@ class _WorldChecker(TaskChecker):
         else:
             self.scalar_var(var, (*path, "source"))
 
+    SCREENS = "<package>:<screen id>, or a system screen"
+
     def screen_ids(self) -> list[str]:
         return list(self.app.screens)  # type: ignore[arg-type]  # a WorldSchema's, namespaced
 
