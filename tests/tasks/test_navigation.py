@@ -15,6 +15,7 @@ from phoneworld.ir.app import AppSpec
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import sanity
+from phoneworld.tasks import synth_navigation as sn
 from phoneworld.tasks.adversary import Writable, attack, near_misses
 from phoneworld.tasks.build import build_tasks, task_files
 from phoneworld.tasks.codegen import compile_verifier, load_verifier, render_verifier
@@ -41,12 +42,16 @@ def _page(activity: str, *children: object, heading: str = "") -> Observation:
                        package=PKG, activity=f"{PKG}/.{activity}")
 
 
+def _privacy_row(label: str) -> object:
+    return view(LINEAR, b(0, 420, W, 520), view(TEXT, b(40, 440, 600, 500), text=label),
+                id="privacy_row", clickable=True)
+
+
 MAIN = _page("MainActivity", view(BUTTON, b(40, 300, 1040, 420), id="open_settings",
                                   text="Settings", clickable=True), heading="Inbox")
 OPENERS = {
     "about": view(BUTTON, b(40, 300, 1040, 400), id="about", text="About", clickable=True),
-    "privacy": view(LINEAR, b(0, 420, W, 520), view(TEXT, b(40, 440, 600, 500), text="Privacy policy"),
-                    id="privacy_row", clickable=True),
+    "privacy": _privacy_row("Privacy policy"),
     "licenses": view(IMAGE_BUTTON, b(40, 540, 200, 640), id="licenses", clickable=True),
     "help": view(BUTTON, b(40, 660, 1040, 760), id="help", text="Help", clickable=True),
     "support": view(BUTTON, b(40, 780, 1040, 880), id="support", text="Support", clickable=True),
@@ -54,8 +59,8 @@ OPENERS = {
 }
 
 
-def _settings(dark: bool) -> Observation:
-    return _page("SettingsActivity", *OPENERS.values(),
+def _settings(dark: bool, openers: dict[str, object] = OPENERS) -> Observation:
+    return _page("SettingsActivity", *openers.values(),
                  view(SWITCH, b(40, 1100, 1040, 1200), id="dark", text="Dark mode",
                       checkable=True, clickable=True, checked=dark), heading="Settings")
 
@@ -78,14 +83,15 @@ PAGES = {
 }
 
 
-def _app() -> AppSpec:
+def _app(privacy: str = "Privacy policy") -> AppSpec:
     """Inbox -> Settings (a Dark mode switch) -> About (a heading), Privacy policy (no heading:
     named by the row that opens it), Licenses (no text at all: named by its activity), Help and
     Support (both headed "Help"), and a Sort dialog (a window smaller than the screen)."""
-    steps: list[object] = [MAIN, tap(MAIN.root.children[1]), _settings(False),
-                           click(540, 1150), _settings(True)]
+    openers = {**OPENERS, "privacy": _privacy_row(privacy)}
+    steps: list[object] = [MAIN, tap(MAIN.root.children[1]), _settings(False, openers),
+                           click(540, 1150), _settings(True, openers)]
     for name, page in PAGES.items():
-        steps += [tap(OPENERS[name]), page, back(), _settings(True)]
+        steps += [tap(openers[name]), page, back(), _settings(True, openers)]  # type: ignore[arg-type]
     return compile_app(traces(episode("e0", *steps))).spec  # type: ignore[arg-type]
 
 
@@ -168,6 +174,27 @@ def test_near_alike_and_transient_screens_get_no_task(app: AppSpec) -> None:
         s.model_copy(update={"package": "com.android.settings"}) if s.id == "s02_about" else s
         for s in app.screens)})
     assert "s02_about" not in _navigate(other)  # another app's window
+
+
+def test_an_opener_that_names_an_action_names_no_screen() -> None:
+    """A row saying "Next" does not say where it leads: the screen falls back to its activity."""
+    assert _navigate(_app(privacy="Next"))["s03_privacy"].instruction == "Open the privacy screen"
+
+
+@pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long."],
+                         ids=["value", "function-word", "function-words", "glyph", "sentence"])
+def test_values_and_pieces_of_text_are_no_names(text: str) -> None:
+    assert not sn.usable(text)
+    assert sn.usable("Select a Country") and sn.usable("ALL IMAGE")
+
+
+def test_data_names_no_screen_and_an_unreachable_screen_shares_no_name(app: AppSpec) -> None:
+    with_records = app.model_copy(update={"initial_state": {
+        **app.initial_state, "notes": [{"title": "About"}]}})
+    assert "s02_about" not in _navigate(with_records)  # "About" is a record's title here
+    cut = app.model_copy(update={"transitions": tuple(
+        t for t in app.transitions if t.target != "s05_help")})
+    assert _navigate(cut)["s06_support"].instruction == 'Open the "Help" screen'
 
 
 def test_a_screen_left_by_replace_is_transient(app: AppSpec) -> None:
@@ -263,6 +290,8 @@ def test_the_bundled_example_keeps_navigate_tasks_through_the_env(notes: AppSpec
     files = task_files(notes, checks)
     assert sanity.summarize(checks).kinds == {"navigate": 2}
     for task in kept:
-        assert load_verifier(files[f"verifiers/{task.id}.py"]).source == render_verifier(task, notes)
+        source = files[f"verifiers/{task.id}.py"]
+        assert load_verifier(source).source == render_verifier(task, notes)
         ep = run_task(notes, task, "oracle")
-        assert ep.success and ep.final_screen == task.rule.all_of[0].screen, ep.reason  # type: ignore[union-attr]
+        target = task.rule.all_of[0].screen  # type: ignore[union-attr]
+        assert ep.success and ep.final_screen == target, ep.reason
