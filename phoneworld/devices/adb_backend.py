@@ -10,7 +10,7 @@
   `ScreenMatcher`'s; the activity reported is the recorded one of that screen, as the simulator's.
 - act: `phoneworld.devices.inputs`; coordinates are in the app spec's pixels and are mapped to the
   device's real size (`wm size`).
-- read_state: `run-as <pkg> cat files/state.json`.
+- read_state: `run-as <pkg> cat files/state.json`, plus `@screen`: the observed screen id.
 
 Failure modes: every adb call has a timeout (`DeviceTimeoutError`); a vanished device is
 `DeviceLostError`; a failing dump is retried, then `DumpError`; an error dialog in front, or the
@@ -44,6 +44,7 @@ from phoneworld.runtime.appdir import load_app
 from phoneworld.runtime.backend import Obs
 from phoneworld.runtime.compiled import LAUNCHER
 from phoneworld.runtime.sim import StepResult
+from phoneworld.runtime.validate import SCREEN
 
 logger = logging.getLogger(__name__)
 REMOTE_APK = "/data/local/tmp/phoneworld-app.apk"
@@ -98,7 +99,8 @@ class AdbBackend(AdbDeviceBase):
         self._obs = None
         self._stopped = True
         self.link.shell(f"am force-stop {self.package}")
-        payload = self.spec.initial_state if state is None else state
+        payload = self.spec.initial_state if state is None else {
+            k: v for k, v in state.items() if k != SCREEN}  # read, never written
         out = self.link.shell(reset_command(self.package, payload))
         if RESET_OK not in out:
             raise DeviceError("the app did not take the reset broadcast", self.serial,
@@ -126,7 +128,7 @@ class AdbBackend(AdbDeviceBase):
             raise DeviceError("cannot read the app state", self.serial, cmd, out) from exc
         if not isinstance(state, dict):
             raise DeviceError("the app state is not a JSON object", self.serial, cmd, out)
-        return state
+        return {**state, SCREEN: self.observe().screen}
 
     # ------------------------------------------------------------------ observation
 

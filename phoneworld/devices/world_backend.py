@@ -21,6 +21,9 @@ emulator or virtual device, read over adb with commands stock Android has.
 double); `reset` seeds every app by its debug broadcast (the clipboard with the first one's
 `--es clipboard`), the shared files by writing them, and notifications with `cmd notification
 post`. `verify` runs a world verifier on the state read.
+
+Not read (yet): `@screen`, the foreground's screen that the simulator's world state holds, so a
+world rule with a `screen` clause cannot be verified here (its verifier says the state lacks it).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from phoneworld.report.images import THUMB_WIDTH, ImageStore, Picture
 from phoneworld.report.inputs import ReportInputs
 from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks.rules import screens_named
 
 if TYPE_CHECKING:
     from phoneworld.tasks.sanity import TaskCheck
@@ -44,6 +45,7 @@ class TaskRow:
     strip: tuple[StripFrame, ...]
     more: int  # moves of the solution not drawn
     attack: tuple[str, ...] = ()  # the near misses tried, and the one that passed (if any)
+    ends_on: tuple[str, ...] = ()  # the screens its `screen` clauses name (a navigation task)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ def task_row(sim: Simulator, check: TaskCheck, images: ImageStore) -> TaskRow:
                                                                if check.detail else ""))
     strip, more = solution_strip(sim, check, images) if check.kept else ((), 0)
     return TaskRow(task.id, instruction, f"{task.category} / {task.kind()}", check.kept, verdict,
-                   strip, more, attack_lines(check))
+                   strip, more, attack_lines(check), tuple(sorted(screens_named(task.rule))))
 
 
 def attack_lines(check: TaskCheck) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """The backend protocol the env drives (DESIGN section 5), and `SimBackend` on the simulator.
 
 A backend resets to a state snapshot, applies trace actions (device pixels), observes (XML, text
-form, screen id, activity, optional screenshot) and reads the app state as JSON. Backends for the
+form, screen id, activity, optional screenshot) and reads the app state as JSON, with the current
+screen under the reserved key `@screen`. Backends for the
 APK over adb and for real apps implement the same protocol; `SimBackend` is their test double.
 
 A backend whose state can be copied (the simulator, a world) also has `snapshot()`,
@@ -66,7 +67,9 @@ class Backend(Protocol):
         ...
 
     def read_state(self) -> dict[str, Any]:
-        """The app state as JSON (a fresh copy)."""
+        """The app state as JSON (a fresh copy), plus the reserved key `@screen`
+        (`phoneworld.runtime.validate.SCREEN`): the id of the screen the app is on, what a
+        rule's `screen:` clause reads. `reset` takes such a state back (it drops `@screen`)."""
         ...
 
     def close(self) -> None:
@@ -118,7 +121,7 @@ class SimBackend:
         return Obs(f.xml, f.text, f.screen, f.package, f.activity, lambda: f.elements, shot)
 
     def read_state(self) -> dict[str, Any]:
-        return self.sim.state
+        return self.sim.read_state()
 
     def snapshot(self) -> SimSnapshot:
         return self.sim.snapshot()

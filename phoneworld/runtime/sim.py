@@ -32,6 +32,10 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   `drag` is a scroll at its start point (finger up = scroll down); everything else does nothing.
 - Navigating to a screen clears the focus; `push`/`replace` reset the target's list offsets, `pop`
   keeps them. The stack holds at most 64 screens (the oldest are dropped).
+
+What a verifier reads (`observed()`, and every backend's `read_state`) is the app state plus the
+reserved key `@screen` (`validate.SCREEN`): the current screen's id (`@launcher` once the app
+was left), so that a rule can ask where the agent ended (`screen: ID`).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from phoneworld.runtime.compiled import (
 from phoneworld.runtime.frame import (
     Focus, Frame, RNode, build_frame, dispatch, effective_offsets, first_list,
 )
-from phoneworld.runtime.validate import copy_app_state, normalize_state
+from phoneworld.runtime.validate import SCREEN, copy_app_state, normalize_state
 
 MAX_STACK = 64
 _MISSING = object()
@@ -78,6 +82,10 @@ class SimSnapshot:
     focus: Focus | None
     offsets: tuple[tuple[tuple[str, str], int], ...]
     state: dict[str, Any]
+
+    def observed(self) -> dict[str, Any]:
+        """The snapshot's state as a verifier reads it: `state` plus `@screen` (values shared)."""
+        return {**self.state, SCREEN: self.screen}
 
 
 class Simulator:
@@ -144,6 +152,16 @@ class Simulator:
         """The live app state, without a copy, for readers that must not pay one per step (the
         task oracle's search). Read it before the next action; never modify it."""
         return self._state
+
+    def observed(self) -> dict[str, Any]:
+        """The state as a verifier reads it: the live app state plus `@screen`, the current
+        screen (a new dict, its values shared with the live state: read it before the next
+        action, never modify it)."""
+        return {**self._state, SCREEN: self._screen}
+
+    def read_state(self) -> dict[str, Any]:
+        """What a backend's `read_state` gives: a copy of the app state plus `@screen`."""
+        return {**self.state, SCREEN: self._screen}
 
     @property
     def screen(self) -> str:

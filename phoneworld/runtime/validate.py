@@ -2,8 +2,8 @@
 
 `check_spec` lists every inconsistency of an `AppSpec` (one message each, all at once);
 `normalize_state` turns a user-given state into the runtime's canonical form (every variable
-present, values of the schema's types, records with all their fields) or raises `EnvError` naming
-the offending path; `written_vars` says which variables a transition may change.
+present, values of the schema's types, records with all their fields, without the reserved
+`SCREEN` key) or raises `EnvError` naming the offending path; `written_vars` says which variables a transition may change.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from phoneworld.runtime.compiled import CompiledApp
 
 SCALAR_KINDS = ("text", "number", "flag", "selection")
+# The reserved key of the state as verifiers read it (every backend's `read_state`): the screen
+# the app is on. It is read, never written: a state given to reset drops it.
+SCREEN = "@screen"
 
 
 class _Checker:
@@ -219,7 +222,7 @@ def normalize_state(app: CompiledApp, state: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, var in app.vars.items():
         out[name] = _value(var, state[name]) if name in state else kind_default(var.kind)
-    extra = {k: v for k, v in state.items() if k not in app.vars}
+    extra = {k: v for k, v in state.items() if k not in app.vars and k != SCREEN}
     if extra:  # kept for verifiers that read them; never read by the app
         try:
             out.update(json.loads(json.dumps(extra)))

@@ -13,7 +13,10 @@ in one way a careless or exploiting agent would:
 - `wrong field`: the right text written into another field of the record;
 - `wrong answer`: another answer (a count off by one, the opposite yes/no);
 - `replaced`: an edited record deleted and added again (the same records in another order: a
-  rule that identifies records by their place, `unchanged` with `edit`, tells them apart).
+  rule that identifies records by their place, `unchanged` with `edit`, tells them apart);
+- `wrong screen` (for a rule that reads where the agent ends, `screen`): the end on the start
+  screen, on a screen the solution passes through, on a sibling of the end screen (another
+  screen the screens opening it open) or one step past it.
 
 Only what the app lets a user change is mutated (`Writable`: the variables and record fields some
 transition writes, the lists some transition grows or shrinks), so every near miss is a state an
@@ -29,10 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from phoneworld.ir.app import AppSpec
+from phoneworld.runtime.validate import SCREEN
 from phoneworld.tasks.verdict import norm
 
 CHANGED = " (changed)"
 MAX_MISSES = 200  # per instance; every class gets its first cases before any is cut
+MAX_SCREENS = 16  # wrong-screen ends per instance
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class Writable:
     # value it sets, or None for a toggle); a radio button's tap clears its neighbours too
     taps: tuple[tuple[str, tuple[tuple[str, bool | None], ...]], ...] = ()
     counters: frozenset[str] = frozenset()  # number variables a transition adds to
+    # per screen, the screens its transitions lead to (where a wrong-screen end can be)
+    links: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @staticmethod
     def of(app: AppSpec) -> Writable:
@@ -61,7 +68,10 @@ class Writable:
         flags = {v.name for v in app.state if v.kind == "flag"}
         counters: set[str] = set()
         taps: dict[str, tuple[tuple[str, bool | None], ...]] = {}
+        links: dict[str, set[str]] = {}
         for t in (t for t in app.transitions if t.screen in reachable):
+            if t.target is not None and t.target != t.screen:
+                links.setdefault(t.screen, set()).add(t.target)
             tap = tuple((e.ref.name, None if e.kind == "toggle" else e.value.value)  # type: ignore[union-attr]
                         for e in t.effects if e.kind in ("set", "toggle") and e.ref.kind == "var"
                         and e.ref.name in flags and (e.kind == "toggle" or (
@@ -85,7 +95,8 @@ class Writable:
         kinds = {v.name: v.kind for v in app.state}
         return Writable(frozenset(v for v in vars_ if kinds.get(v) in ("text", "number", "flag")),
                         frozenset(fields), frozenset(grows), frozenset(shrinks),
-                        tuple(sorted(taps.items())), frozenset(counters))
+                        tuple(sorted(taps.items())), frozenset(counters),
+                        tuple((k, tuple(sorted(v))) for k, v in sorted(links.items())))
 
 
     def prefixed(self, prefix: str) -> Writable:
@@ -96,13 +107,15 @@ class Writable:
                         frozenset(prefix + c for c in self.shrinks),
                         tuple((prefix + v, tuple((prefix + n, x) for n, x in tap))
                               for v, tap in self.taps),
-                        frozenset(prefix + v for v in self.counters))
+                        frozenset(prefix + v for v in self.counters),
+                        tuple((prefix + k, tuple(prefix + x for x in v)) for k, v in self.links))
 
     def __or__(self, other: Writable) -> Writable:
         return Writable(self.vars | other.vars, self.fields | other.fields,
                         self.grows | other.grows, self.shrinks | other.shrinks,
                         tuple(sorted({**dict(self.taps), **dict(other.taps)}.items())),
-                        self.counters | other.counters)
+                        self.counters | other.counters,
+                        tuple(sorted({**dict(self.links), **dict(other.links)}.items())))
 
 
 @dataclass(frozen=True)
@@ -136,6 +149,8 @@ class NearMiss:
                     "nothing is deleted)")
         if self.kind == "wrong answer":
             return "compare the answer: `equals: {answer: true, value: ...}`"
+        if self.kind == "wrong screen":
+            return "name the screen the task ends on: `screen: <its id>`"
         if isinstance(self.state.get(self.on), list):
             return (f"the rule does not tell this state from the oracle's: pin {self.on} "
                     f"(`count: {{collection: {self.on}, equals: N}}` for its size, `unchanged: "
@@ -199,14 +214,15 @@ def _diff_records(before: list[dict[str, Any]], after: list[dict[str, Any]]
 
 def near_misses(writable: Writable, start: Mapping[str, Any], end: Mapping[str, Any],
                 params: Mapping[str, Any], answer: Any = None,
-                reads: frozenset[str] = frozenset()) -> list[NearMiss]:
+                reads: frozenset[str] = frozenset(), path: tuple[str, ...] = ()
+                ) -> list[NearMiss]:
     """The near-miss end states of one solved instance, each different from `end` (`reads`: the
     variables and collections the rule reads; a change the solution made to another is
     incidental, such as a radio button cleared by its neighbour or a notification posted, and is
-    not undone)."""
+    not undone; `path`: the screens the solution passes through)."""
     out: list[NearMiss] = []
     seen = {_key(end) + "\0" + norm(answer)}
-    for miss in _all(writable, start, end, params, answer, reads):
+    for miss in _all(writable, start, end, params, answer, reads, path):
         k = _key(miss.state or end) + "\0" + norm(miss.answer)
         if miss.kind == "replaced":  # the same records as `end`, in another order
             k += "\0" + json.dumps(miss.state, sort_keys=True, default=str)
@@ -219,7 +235,8 @@ def near_misses(writable: Writable, start: Mapping[str, Any], end: Mapping[str, 
 
 
 def _all(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any],
-         params: Mapping[str, Any], answer: Any, reads: frozenset[str]) -> Iterator[NearMiss]:
+         params: Mapping[str, Any], answer: Any, reads: frozenset[str],
+         path: tuple[str, ...] = ()) -> Iterator[NearMiss]:
     yield from _swaps(end, params, answer)
     yield from _undone(w, start, end, answer, reads)
     yield from _wrong_records(start, end, answer)
@@ -227,6 +244,7 @@ def _all(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any],
     yield from _side_effects(w, start, end, answer)
     yield from _wrong_answers(answer)
     yield from _replaced(w, start, end, answer)
+    yield from _wrong_screens(w, start, end, answer, reads, path)
 
 
 def _swaps(end: Mapping[str, Any], params: Mapping[str, Any], answer: Any
@@ -417,6 +435,27 @@ def _replaced(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any], ans
                        ", ".join(fields))
 
 
+def _wrong_screens(w: Writable, start: Mapping[str, Any], end: Mapping[str, Any], answer: Any,
+                   reads: frozenset[str], path: tuple[str, ...]) -> Iterator[NearMiss]:
+    """The solution's end state on another screen: where it started, a screen on its way, a
+    sibling of its end screen, one step past it (only for a rule that reads the screen)."""
+    there = end.get(SCREEN)
+    if SCREEN not in reads or not isinstance(there, str):
+        return
+    links = dict(w.links)
+    openers = sorted(k for k, v in links.items() if there in v)
+    places = [(start.get(SCREEN), "the start screen"), *((p, "a screen on the way") for p in path),
+              *((sib, f"a sibling screen (opened from {k})") for k in openers
+                for sib in links[k]),
+              *((nxt, "one step past it") for nxt in links.get(there, ()))]
+    tried = {there}
+    for screen, what in places:
+        if isinstance(screen, str) and screen not in tried and len(tried) <= MAX_SCREENS:
+            tried.add(screen)
+            yield NearMiss("wrong screen", f"the end on {screen} ({what}) instead of {there}",
+                           {**end, SCREEN: screen}, answer, SCREEN)
+
+
 def _wrong_answers(answer: Any) -> Iterator[NearMiss]:
     if answer is None:
         return
@@ -436,15 +475,16 @@ def _show(rec: Mapping[str, Any]) -> str:
 
 def attack(verify: Any, start: Mapping[str, Any], end: Mapping[str, Any],
            params: Mapping[str, Any], writable: Writable, answer: Any = None,
-           reads: frozenset[str] = frozenset()) -> Attack:
+           reads: frozenset[str] = frozenset(), path: tuple[str, ...] = ()) -> Attack:
     """Every near miss of a solved instance through `verify(state, params, answer)` (a
     `codegen.Verifier`); a near miss with an empty state (a wrong answer) is checked on `end`.
     One that passes through another alternative of an `any_of` than `end` is another outcome
-    the rule allows on purpose ("tick it off or delete it"), not a near miss."""
+    the rule allows on purpose ("tick it off or delete it"), not a near miss. `path`: the
+    screens the solution passes through (wrong-screen ends)."""
     branches = getattr(verify, "branches", lambda *_: ())
     mine = branches(dict(end), dict(params), answer)
     misses, accepted = [], []
-    for m in near_misses(writable, start, end, params, answer, reads):
+    for m in near_misses(writable, start, end, params, answer, reads, path):
         state = m.state or dict(end)
         passed = verify(state, dict(params), m.answer).passed
         if passed and branches(state, dict(params), m.answer) != mine:

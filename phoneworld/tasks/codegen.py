@@ -138,6 +138,8 @@ def clause_text(rule: r.RuleNode) -> str:
         return f"{who} {op} {value_text(body.value)}"
     if isinstance(rule, r.Not):
         return f"not ({clause_text(rule.not_)})"
+    if isinstance(rule, r.OnScreen):
+        return f"on screen {rule.screen!r}"
     if isinstance(rule, r.Unchanged):
         b = rule.unchanged
         but = " or ".join(where_text(w).removeprefix(" where ") for w in b.except_ if w)
@@ -168,6 +170,8 @@ def rule_nodes(rule: r.RuleNode, app: AppSpec, path: str = "rule") -> list[dict[
             item.update(subject=subject, what=what, value=_value(body.value))
         elif isinstance(node, r.Not):
             item["kids"] = [visit(node.not_, f"{where}.not")]
+        elif isinstance(node, r.OnScreen):
+            item["screen"] = node.screen
         elif isinstance(node, r.Unchanged):
             item.update(collection=node.unchanged.collection,
                         excepts=[_where(w) for w in node.unchanged.except_],

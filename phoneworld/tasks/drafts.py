@@ -31,7 +31,7 @@ SEED_RECORDS = 8  # records a synthesized task's lists start with (the recorded 
 
 @dataclass
 class Draft:
-    kind: str  # create, edit, toggle, delete, select, setting, counter, fill, answer, pair
+    kind: str  # a kind of `synth*` (create, ..., answer, navigate) or pair
     slug: str
     instruction: str
     clauses: list[Raw]

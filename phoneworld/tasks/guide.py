@@ -1,7 +1,8 @@
 """How far the oracle's best-first search is from where a task can make progress: for each
 top-level clause of the rule, the screens where what it reads can change (a transition from the
-screen writes it, or an editable field on the screen shows it), and every screen's distance in
-taps to the nearest of them on the transition graph (guards ignored).
+screen writes it, or an editable field on the screen shows it; for a `screen` clause, the screen
+it names), and every screen's distance in taps to the nearest of them on the transition graph
+(guards ignored).
 
 Counting holding clauses alone leaves a search flat until it stumbles on the screen that matters
 (a field three screens deep looks no better than the start); the distance points it there. It
@@ -62,8 +63,8 @@ class Guide:
     distance where none is reachable, and 0 when no failing clause has a known writer."""
 
     def __init__(self, app: AppSpec, rule: r.RuleNode, answer_screens: set[str] | None = None):
-        self.per_clause = [distances(app, writer_screens(app, rule_reads(app, c)))
-                           for c in top_clauses(rule)]
+        self.per_clause = [distances(app, writer_screens(app, rule_reads(app, c))
+                                     | r.screens_named(c)) for c in top_clauses(rule)]
         self.answer = distances(app, answer_screens) if answer_screens else None
         self.beyond = len(app.screens) + 1  # worse than any screen a writer can be reached from
 

@@ -92,13 +92,13 @@ def widgets(app: AppSpec) -> Iterator[tuple[str, Widget, Widget | None]]:
         yield from visit(s.id, s.root, None)
 
 
-def _literal(w: Widget) -> str:
+def literal(w: Widget) -> str:
     if w.text.kind == "lit" and isinstance(w.text.value, str):
         return " ".join(w.text.value.split())
     return ""
 
 
-def _label_like(text: str) -> bool:
+def label_like(text: str) -> bool:
     """A few words (not a sentence, nor a quote mark or an icon glyph alone)."""
     return (0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
             and any(ch.isalnum() for ch in text))
@@ -106,13 +106,13 @@ def _label_like(text: str) -> bool:
 
 def widget_label(w: Widget, parent: Widget | None) -> str:
     """What a user would call a widget: its text, its description, or a short label next to it."""
-    text = _literal(w) or " ".join(w.content_desc.split())
+    text = literal(w) or " ".join(w.content_desc.split())
     if text:
         return text
     if parent is not None:
         for sib in parent.children:
-            if sib is not w and _label_like(_literal(sib)) and not sib.clickable:
-                return _literal(sib)
+            if sib is not w and label_like(literal(sib)) and not sib.clickable:
+                return literal(sib)
     return ""
 
 
@@ -123,10 +123,10 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None) -> str
     desc = " ".join(w.content_desc.split())
     if named:
         return f"the {named} field"
-    if _label_like(desc):
+    if label_like(desc):
         return f"the {desc} field"
     near = widget_label(w.model_copy(update={"content_desc": ""}), parent)
-    if near and near != _literal(w):
+    if near and near != literal(w):
         return f"the {near} field"
     title = screen_title(app, sid)
     return f'the text field of the "{title}" screen' if title else "the text field"
@@ -135,8 +135,8 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None) -> str
 def screen_title(app: AppSpec, sid: str) -> str:
     """The first short literal text of a screen (its toolbar title, usually)."""
     for s2, w, _ in widgets(app):
-        if s2 == sid and w.cls.endswith("TextView") and _label_like(_literal(w)):
-            return _literal(w)
+        if s2 == sid and w.cls.endswith("TextView") and label_like(literal(w)):
+            return literal(w)
     return ""
 
 

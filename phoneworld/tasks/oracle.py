@@ -8,6 +8,9 @@ parameter values into the focused field, scrolling lists longer than the screen,
 keys the app has transitions for. States are keyed on the screen, the top of the back stack, the
 focus, list offsets and the task-relevant part of the app state (`phoneworld.tasks.relevance`).
 
+The verifier reads each state as a backend's `read_state` gives it: the app state plus `@screen`
+(`Simulator.observed`), so a `screen` clause holds where the search stands on that screen.
+
 An information-retrieval task is solved on a screen that shows what the answer reads (a screen
 whose rendering reads those variables), by a final `done` with the answer the rule expects.
 
@@ -211,12 +214,13 @@ class _Search:
         if not self.answering:
             if held is not None:
                 return all(held)
-            return self.verifier.verify(snap.state, params, None).passed
+            return self.verifier.verify(snap.observed(), params, None).passed
         if snap.screen not in self.evidence:
             return None
-        for value in self.verifier.answers(snap.state, params):
+        seen = snap.observed()
+        for value in self.verifier.answers(seen, params):
             text = answer_text(value)
-            if text is not None and self.verifier.verify(snap.state, params, text).passed:
+            if text is not None and self.verifier.verify(seen, params, text).passed:
                 return Move("done", text=text)
         return None
 
@@ -270,7 +274,7 @@ class _Search:
             k = self.key()
             if k in seen or (keep and k in self.pruned):
                 continue
-            now = held(sim.peek(), params, None)
+            now = held(sim.observed(), params, None)
             if keep and not all(now[i] for i in keep):
                 self.pruned.add(k)  # breaks what held at the start: not counted as explored
                 continue
@@ -281,7 +285,7 @@ class _Search:
 
     def bfs(self, root: _Node, budget: int) -> tuple[tuple[Move, ...] | None, bool, int]:
         """(solution, capped, states seen) of the breadth-first search."""
-        start = self.verifier.clauses_held(root.snap.state, self.inst.params, None)
+        start = self.verifier.clauses_held(root.snap.observed(), self.inst.params, None)
         keep = tuple(i for i, ok in enumerate(start) if ok)
         self.sim.restore(root.snap)
         seen, queue = {self.key()}, deque([root])
@@ -311,7 +315,7 @@ class _Search:
 
         self.sim.restore(root.snap)
         seen = {self.key()}
-        heap = [(score(root, held(root.snap.state, params, None)), 0, next(tie), root)]
+        heap = [(score(root, held(root.snap.observed(), params, None)), 0, next(tie), root)]
         while heap:
             _, depth, _, node = heapq.heappop(heap)
             if depth >= budget:
@@ -375,8 +379,8 @@ class _Search:
             for child, goal, _ in self.expand(node, seen):
                 yield child, self._found(child, goal)
 
-        return search_shorter(root, children, lambda n: n.snap.state, lambda: len(seen), found,
-                              self.config.max_cheaper, judge)
+        return search_shorter(root, children, lambda n: n.snap.observed(), lambda: len(seen),
+                              found, self.config.max_cheaper, judge)
 
     def _play(self, moves: tuple[Move, ...]) -> tuple[dict[str, Any], Any]:
         self.sim.reset(self.inst.state)
@@ -386,7 +390,7 @@ class _Search:
                 answer = m.text
                 break
             self.sim.step(m.action)
-        return dict(self.sim.peek()), answer
+        return self.sim.observed(), answer
 
     def passes(self, moves: tuple[Move, ...]) -> bool:
         """Whether `moves` from the instance's start make the verifier pass."""

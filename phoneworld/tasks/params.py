@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from phoneworld.errors import EnvError, InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import compile_app
-from phoneworld.runtime.validate import normalize_state
+from phoneworld.runtime.validate import SCREEN, normalize_state
 from phoneworld.tasks import rules as r
 from phoneworld.tasks import spec as s
 
@@ -186,19 +186,24 @@ def _holds_for_any(spec: s.TaskSpec, verify: Verifier, i: int, start: dict[str, 
 
 def draw_instance(spec: s.TaskSpec, seed: int | None, start: Callable[[Any], dict[str, Any]],
                   sources: Sources | None = None,
-                  verify: Verifier | None = None) -> TaskInstance:
+                  verify: Verifier | None = None, screen: str | None = None) -> TaskInstance:
     """A draw of `spec` (seed None: the canonical one, `spec.seed`) whose initial state is
     `start(params)` (`start(None)`: the state the parameters are drawn from), re-drawn until it
-    means what the instruction says (`draw_problem`). Shared by an app's tasks (`instantiate`)
-    and a world's (`phoneworld.world.schema.instantiate`)."""
+    means what the instruction says (`draw_problem`, which reads the start as a verifier does:
+    on the start `screen`, where given). Shared by an app's tasks (`instantiate`) and a world's
+    (`phoneworld.world.schema.instantiate`)."""
     seed = spec.seed if seed is None else seed
     state = start(None)
     rng = random.Random(f"{spec.id}:{seed}")
+
+    def seen(params: dict[str, Any]) -> dict[str, Any]:
+        return {**start(params), SCREEN: screen} if screen is not None else start(params)
+
     params = draw_params(spec, state, rng, sources)
-    problem = draw_problem(spec, params, start(params), verify, sources) if spec.params else None
+    problem = draw_problem(spec, params, seen(params), verify, sources) if spec.params else None
     for _ in range(MAX_DRAWS if problem else 0):
         params = draw_params(spec, state, rng, sources)
-        problem = draw_problem(spec, params, start(params), verify, sources)
+        problem = draw_problem(spec, params, seen(params), verify, sources)
         if problem is None:
             break
     if problem is not None:
@@ -215,4 +220,4 @@ def instantiate(spec: s.TaskSpec, app: AppSpec, seed: int | None = None,
         state = task_state(spec, app)
     except EnvError as exc:
         raise InputError(f"task {spec.id}: its initial state does not fit the app: {exc}") from exc
-    return draw_instance(spec, seed, lambda params: state, verify=verify)
+    return draw_instance(spec, seed, lambda params: state, verify=verify, screen=app.start_screen)

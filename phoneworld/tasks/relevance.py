@@ -2,7 +2,8 @@
 flow. The oracle keys its search on that projection of the state, so toggling an unrelated
 checkbox does not multiply the states it explores.
 
-`relevant(app, rule)` = the variables the rule reads, every collection (lists decide which
+`relevant(app, rule)` = the variables the rule reads (the screen, which a `screen` clause reads,
+is in every search key anyway), every collection (lists decide which
 elements are on screen), every variable a guard reads, and, to a fixpoint, every variable read by
 an effect that writes a relevant one. Two states that agree on these behave the same for the
 task: the same transitions fire, relevant writes compute the same values, the same elements show.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from phoneworld.ir.app import AppSpec, Expr
+from phoneworld.runtime.validate import SCREEN
 from phoneworld.tasks import rules as r
 
 
@@ -83,10 +85,12 @@ def value_reads(app: AppSpec, v: Any) -> set[str]:
 
 
 def rule_reads(app: AppSpec, rule: r.RuleNode) -> set[str]:
-    """The state variables a rule reads."""
+    """The state variables a rule reads (and `@screen` for a `screen` clause)."""
     out: set[str] = set()
     for node in r.walk(rule):
-        if isinstance(node, r.Exists):
+        if isinstance(node, r.OnScreen):
+            out.add(SCREEN)
+        elif isinstance(node, r.Exists):
             out.add(node.exists.collection)
         elif isinstance(node, r.CountRule):
             out.add(node.count.collection)

@@ -7,6 +7,7 @@ A rule is a mapping with exactly one operator key (the YAML surface syntax is th
     count:    {collection: C, where: {...}, equals|at_least|at_most: VALUE}
     equals:   {var: V | answer: true | selected: {collection, field}, value: VALUE}
     contains: {var: V | answer: true | selected: {...}, value: VALUE}   text containment
+    screen:   ID                                             the app is on screen ID at the end
     all_of:   [RULE, ...]
     any_of:   [RULE, ...]
     not:      RULE
@@ -19,6 +20,11 @@ A rule is a mapping with exactly one operator key (the YAML surface syntax is th
               start is still there, in its order, those matching an `except` condition changed
               in the `edit` fields at most (a rename is an edit, not a delete and an add); the
               records the end has besides them are new ones, each matching an `except` condition
+
+`screen` reads where the agent ended: ID is a screen id of the app's app.json (`screens[].id`,
+e.g. `s03_settings`), for a world task `<package>:<screen id>` (or a system screen such as
+`@home`). Verifiers read it from the reserved state key `@screen` that every backend's
+`read_state` adds (`phoneworld.runtime.validate.SCREEN`).
 
 VALUE is a literal (text, integer, true/false), `{param: NAME}` (a task parameter),
 `{var: NAME}` (a state variable), `{count: {collection, where}}` or `{lookup: {collection, where, field}}` (the field of the first
@@ -36,7 +42,8 @@ from pydantic import Discriminator, Field, Tag, model_validator
 from phoneworld.ir.base import Frozen
 
 Scalar = Union[str, int, bool]
-RULE_OPS = ("exists", "count", "equals", "contains", "all_of", "any_of", "not", "unchanged")
+RULE_OPS = ("exists", "count", "equals", "contains", "all_of", "any_of", "not", "unchanged",
+            "screen")
 VALUE_KEYS = ("param", "var", "count", "lookup")
 BAD_TAG = "<not one key>"
 
@@ -188,6 +195,11 @@ class Unchanged(Frozen):
     unchanged: UnchangedBody
 
 
+class OnScreen(Frozen):
+    OP: ClassVar[str] = "screen"
+    screen: str = Field(min_length=1)  # a screen id (a world's: "<package>:<screen id>")
+
+
 class AllOf(Frozen):
     OP: ClassVar[str] = "all_of"
     all_of: tuple[Rule, ...] = Field(min_length=1)  # codegen joins the parts with `and`
@@ -209,6 +221,7 @@ Rule = Annotated[
         Annotated[Equals, Tag("equals")], Annotated[Contains, Tag("contains")],
         Annotated[AllOf, Tag("all_of")], Annotated[AnyOf, Tag("any_of")],
         Annotated[Not, Tag("not")], Annotated[Unchanged, Tag("unchanged")],
+        Annotated[OnScreen, Tag("screen")],
     ],
     Discriminator(lambda v: _key(v, RULE_OPS)),
 ]
@@ -217,7 +230,7 @@ for _m in (CollectionQuery, LookupQuery, ContainsMatch, Compare, CountBody, Unch
            AnyOf, Not):
     _m.model_rebuild()
 
-RuleNode = Union[Exists, CountRule, Equals, Contains, AllOf, AnyOf, Not, Unchanged]
+RuleNode = Union[Exists, CountRule, Equals, Contains, AllOf, AnyOf, Not, Unchanged, OnScreen]
 ValueNode = Union[bool, int, str, ParamRef, VarValue, CountValue, LookupValue]
 
 # ----------------------------------------------------------------------------- walking
@@ -275,6 +288,11 @@ def params_used(rule: RuleNode) -> set[str]:
         for v in rule_values(node):
             out.update(x.param for x in nested_values(v) if isinstance(x, ParamRef))
     return out
+
+
+def screens_named(rule: RuleNode) -> set[str]:
+    """The screens the rule's `screen` clauses name."""
+    return {node.screen for node in walk(rule) if isinstance(node, OnScreen)}
 
 
 def reads_answer(rule: RuleNode) -> bool:

@@ -25,6 +25,7 @@ from phoneworld.errors import InputError
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.report import TasksSummary
 from phoneworld.runtime.sim import Simulator
+from phoneworld.runtime.validate import SCREEN
 from phoneworld.tasks.adversary import Attack, Writable, attack, changes, state_diff
 from phoneworld.tasks.relevance import rule_reads
 from phoneworld.tasks.codegen import Verifier, compile_verifier
@@ -73,24 +74,38 @@ class TaskCheck:
 class Playground(Protocol):
     """What the sanity check plays on: the app `Simulator` or a cross-app `World`."""
 
+    screen: str
+
     def reset(self, state: Any = None) -> None: ...
 
     def step(self, action: Any) -> Any: ...
 
-    def peek(self) -> Mapping[str, Any]: ...
+    def observed(self) -> Mapping[str, Any]:
+        """The state as a verifier reads it (with `@screen`), live."""
+        ...
 
 
 def play(env: Playground, inst: TaskInstance, moves: tuple[Move, ...]
          ) -> tuple[dict[str, Any], Any]:
-    """The state `moves` from the instance's start end in, and the answer they give."""
+    """The state `moves` from the instance's start end in (as a verifier reads it), and the
+    answer they give."""
+    end, answer, _ = walk(env, inst, moves)
+    return end, answer
+
+
+def walk(env: Playground, inst: TaskInstance, moves: tuple[Move, ...]
+         ) -> tuple[dict[str, Any], Any, tuple[str, ...]]:
+    """`play`, and the screens the moves pass through (the start's and each one's before the
+    last)."""
     env.reset(inst.state)
-    answer = None
+    answer, path = None, []
     for m in moves:
         if m.kind == "done":
             answer = m.text
             break
+        path.append(env.screen)
         env.step(m.action)
-    return dict(env.peek()), answer
+    return dict(env.observed()), answer, tuple(path)
 
 
 def replay(env: Playground, inst: TaskInstance, verifier: Verifier,
@@ -155,12 +170,13 @@ def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
         inst = draw()
     except InputError as exc:
         return TaskCheck(task, False, NO_PARAMS, str(exc), verifier=verifier)
-    v = verifier(inst.state, inst.params, None)
+    env.reset(inst.state)
+    start = dict(env.observed())  # the instance's start, where the app stands at reset
+    v = verifier(start, inst.params, None)
     if v.passed:
         return TaskCheck(task, False, ALREADY, f"doing nothing passes: {v.reason}", None, inst,
                          verifier)
-    env.reset(inst.state)
-    v = verifier(env.peek(), inst.params, "")
+    v = verifier(start, inst.params, "")
     if v.passed:
         return TaskCheck(task, False, DONE_PASSES, f"done at once passes: {v.reason}", None, inst,
                          verifier)
@@ -168,11 +184,12 @@ def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
     if not res.solved:
         return TaskCheck(task, False, "oracle: " + res.reason.split(" (")[0],
                          f"{res.reason}; {res.explored} states explored", res, inst, verifier)
-    end, answer = play(env, inst, res.moves)
+    end, answer, path = walk(env, inst, res.moves)
     if not verifier(end, inst.params, answer).passed:
         return TaskCheck(task, False, REPLAY, "the oracle's moves fail when replayed", res, inst,
                          verifier)
-    result = attack(verifier, inst.state, end, inst.params, writable or Writable(), answer, reads)
+    result = attack(verifier, start, end, inst.params, writable or Writable(), answer, reads,
+                    path)
     if result.accepted:
         miss = result.accepted[0]
         return TaskCheck(task, False, GAMEABLE, f"{miss.kind}: {miss.what} "
@@ -181,7 +198,7 @@ def check_instance(env: Playground, task: TaskSpec, verifier: Verifier,
     if cheaper_on is None:
         return TaskCheck(task, True, "", f"oracle: {len(res.moves)} steps; {result.tried} near "
                          "misses rejected", res, inst, verifier, result, end)
-    found = cheaper_on(inst, res, lambda state: changes(inst.state, state, reads))
+    found = cheaper_on(inst, res, lambda state: changes(start, state, reads))
     if found.found:
         want, got = found.changes
         return TaskCheck(task, False, CHEAPER, f"{len(found.fewer or ())} step(s) pass making "
@@ -200,7 +217,8 @@ def check_one(sim: Simulator, task: TaskSpec, app: AppSpec,
     reads = frozenset(rule_reads(app, task.rule))
 
     def count(inst: TaskInstance) -> Callable[[Mapping[str, Any]], list[str]]:
-        return lambda state: changes(inst.state, state, reads)
+        start = {**inst.state, SCREEN: app.start_screen}
+        return lambda state: changes(start, state, reads)
 
     return check_instance(sim, task, verifier, lambda: instantiate(task, app, verify=verifier),
                           lambda inst: solve(sim, inst, verifier, config, count(inst)),

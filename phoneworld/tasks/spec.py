@@ -8,7 +8,7 @@ re-draw them per episode.
 
     id: add_note
     app: com.example.notes
-    category: single_app            # single_app | info_retrieval | cross_app
+    category: single_app            # single_app | info_retrieval | navigation | cross_app
     instruction: Add a note titled "{title}"
     params:
       title: {type: text, from: phrase}
@@ -30,7 +30,7 @@ from phoneworld.tasks.rules import Rule, Scalar
 TASK_FORMAT = "phoneworld-task/1"
 ID_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,79}")
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-Category = Literal["single_app", "info_retrieval", "cross_app"]
+Category = Literal["single_app", "info_retrieval", "navigation", "cross_app"]
 ParamType = Literal["text", "number", "flag", "date"]
 
 

@@ -1,6 +1,7 @@
 """`synthesize(app)`: every task synthesis proposes for an app, as task specs.
 
-Single drafts come from `synth` (state-changing) and `synth_answers` (questions); pairs combine
+Single drafts come from `synth` (state-changing), `synth_answers` (questions) and
+`synth_navigation` (screens to open, last, so that they never crowd the others out); pairs combine
 two state-changing drafts of different kinds ("Add a note titled "A" and turn on Dark mode"), with
 their parameters renamed apart, drawn distinct where they come from the same data, and their
 count pins added up. Duplicates are dropped, each kind is capped, and ids are made unique.
@@ -22,6 +23,7 @@ from phoneworld.tasks.drafts import Draft, app_facts, to_spec
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synth import state_changing
 from phoneworld.tasks.synth_answers import questions
+from phoneworld.tasks.synth_navigation import navigations
 
 PAIRABLE = ("create", "edit", "toggle", "delete", "setting", "counter", "fill")
 DUPLICATE = "duplicate of another task"
@@ -34,10 +36,14 @@ class SynthConfig:
 
     max_per_kind: int = field(default=12, metadata={"help": "Tasks per kind at most."})
     max_pairs: int = field(default=8, metadata={"help": "Combined (two-effect) tasks at most."})
+    nav_min_steps: int = field(default=2, metadata={
+        "help": "Fewest transitions from the start screen to a screen a navigate task opens "
+                "(1: also the screens one tap away)."})
 
     def __post_init__(self) -> None:
-        if self.max_per_kind < 1 or self.max_pairs < 0:
-            raise UsageError("max_per_kind must be >= 1 and max_pairs >= 0")
+        if self.max_per_kind < 1 or self.max_pairs < 0 or self.nav_min_steps < 1:
+            raise UsageError("max_per_kind and nav_min_steps must be >= 1 and max_pairs >= 0, "
+                             f"got {self.max_per_kind}, {self.nav_min_steps}, {self.max_pairs}")
 
 
 @dataclass
@@ -142,7 +148,8 @@ def synthesize(app: AppSpec, config: SynthConfig | None = None,
     dropped: Counter[str] = Counter()
     seen: set[str] = set()
     by_kind: dict[str, list[Draft]] = {}
-    for d in [*state_changing(facts), *questions(facts)]:
+    for d in [*state_changing(facts), *questions(facts),
+              *navigations(facts, config.nav_min_steps)]:
         keys = (d.signature(), d.instruction + repr(sorted(d.initial_state.items())))
         if any(k in seen for k in keys):  # same rule, or an instruction that reads the same
             dropped[DUPLICATE] += 1

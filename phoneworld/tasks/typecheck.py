@@ -1,8 +1,8 @@
 """Checking a task spec against the app it runs in: names, types, parameters, satisfiability.
 
 `check_task(task, app)` returns every problem as a diagnostic pointing at the line of the value:
-an app that is not this one (PW303), unknown variables, collections, fields and parameter sources
-with "did you mean" (PW304), values of the wrong kind (PW305), parameters the instruction or rule
+an app that is not this one (PW303), unknown variables, collections, fields, screens and parameter
+sources with "did you mean" (PW304), values of the wrong kind (PW305), parameters the instruction or rule
 uses but never declares (PW306), a rule that can never hold in this app (PW307, see
 `phoneworld.tasks.unsat`), an initial state that does not fit the schema (PW309), and, as a
 warning, parameters the instruction never shows (PW310).
@@ -134,6 +134,20 @@ class TaskChecker:
                 self.expect(kind, m, fpath, f"field {coll.name}.{field}")
         return coll
 
+    def screen_ids(self) -> list[str]:
+        """The screens a `screen` clause may name (a world's checker names them its way)."""
+        return [sc.id for sc in self.app.screens]
+
+    SCREENS = "the ids of app.json's `screens`"
+
+    def screen(self, sid: str, path: YamlPath) -> None:
+        known = self.screen_ids()
+        if sid not in known:
+            same = [k for k in known if k.rpartition(":")[2] == sid]  # a world's, unprefixed
+            near = f"; did you mean {same[0]!r}?" if same else _near(sid, known)
+            self.err(codes.UNKNOWN_NAME, f"app {self.app.package} has no screen {sid!r}{near}",
+                     path, f"screens: {', '.join(known) or 'none'} ({self.SCREENS})")
+
     # -------------------------------------------------------------- rules
 
     def rule(self, node: r.RuleNode, path: YamlPath) -> None:
@@ -151,6 +165,8 @@ class TaskChecker:
             self.compare(node, here)
         elif isinstance(node, r.Not):
             self.rule(node.not_, here)
+        elif isinstance(node, r.OnScreen):
+            self.screen(node.screen, here)
         elif isinstance(node, r.Unchanged):
             body = node.unchanged
             for i, where in enumerate(body.except_):

@@ -4,7 +4,8 @@ The rule is put in disjunctive normal form (a bounded number of conjunctions of 
 leaves); it can never hold when every conjunction is contradictory. A conjunction is
 contradictory when it holds a leaf and its negation, two different literal values for one
 variable, count bounds with an empty range (with `exists` read as count >= 1 and `not exists`
-as count <= 0), or a leaf over state the app can never change (no effect writes it, no field or
+as count <= 0), two different screens to end on, a screen no transition leads to from the start
+(guards ignored), or a leaf over state the app can never change (no effect writes it, no field or
 checkbox is bound to it) that is false in the task's initial state. This is sound, not complete:
 the oracle's sanity check catches the rest.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from phoneworld.ir.app import AppSpec, Widget
-from phoneworld.runtime.validate import written_vars
+from phoneworld.runtime.validate import SCREEN, written_vars
 from phoneworld.tasks import rules as r
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.verdict import norm
@@ -81,7 +82,9 @@ def _has_params(leaf: Any) -> bool:
 
 def _reads(leaf: Any) -> set[str]:
     names: set[str] = set()
-    if isinstance(leaf, r.Exists):
+    if isinstance(leaf, r.OnScreen):
+        names.add(SCREEN)  # where the agent goes: never a fixed read
+    elif isinstance(leaf, r.Exists):
         names.add(leaf.exists.collection)
     elif isinstance(leaf, r.CountRule):
         names.add(leaf.count.collection)
@@ -117,6 +120,15 @@ class _Context:
         self.fixed = {v.name for v in app.state} - writable(app)
         self.state = task_state(spec, app)
         self.cache: dict[str, bool] = {}
+        self.reachable: set[str] | None = None
+
+    def unreachable(self, screen: str) -> bool:
+        """Whether no path of transitions leads from the start screen to `screen`."""
+        if self.reachable is None:
+            from phoneworld.tasks.drafts import reachable_screens
+
+            self.reachable = reachable_screens(self.app)
+        return screen not in self.reachable
 
     def constant(self, leaf: Any) -> bool | None:
         """The leaf's truth when no input can change it, else None."""
@@ -161,6 +173,11 @@ def _conflict(lits: list[Literal_], ctx: _Context) -> str | None:
     """Why one conjunction can never hold, or None."""
     seen: dict[str, bool] = {}
     values: dict[str, str] = {}
+    ends = sorted({leaf.screen for leaf, pos in lits if pos and isinstance(leaf, r.OnScreen)})
+    if len(ends) > 1:
+        return f"the app cannot end on two screens ({', '.join(ends)})"
+    if ends and ctx.unreachable(ends[0]):
+        return f"no transition leads from the start screen to screen {ends[0]!r}"
     for leaf, pos in lits:
         key = leaf.model_dump_json(by_alias=True)
         if seen.get(key, pos) != pos:

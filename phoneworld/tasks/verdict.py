@@ -16,6 +16,9 @@ Comparison conventions (shared by every verifier):
 - An answer matches an integer when it is that integer, or holds exactly one integer and it is
   that one ("3 notes"); otherwise its `answer_norm` must equal the expected value's.
 - `count` bounds are integers; a bound that is no integer fails the clause.
+- `screen` compares the screen id under the state's reserved key `@screen` (which every
+  backend's `read_state` adds) with the one the rule names, exactly: ids are names, not texts.
+  A state without the key is a caller's mistake, not a failed task: it raises.
 - `unchanged` compares records as multisets of their fields' normalized texts; with `edit` it also
   identifies records by their place (`in_place`): the runtime never reorders a collection (a
   record is edited where it is, removed, or added at the start or the end), so a record deleted
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from phoneworld.runtime.semantics import value_text
+from phoneworld.runtime.validate import SCREEN
 
 Cond = tuple[str, str, Any]  # (field, "eq" | "contains", value)
 Clause = Callable[[], "Verdict"]
@@ -296,6 +300,17 @@ def unchanged(state: Mapping[str, Any], start: Mapping[str, Any], collection: st
     what = "; ".join(x for x in (f"gone: {', '.join(gone[:3])}" if gone else "",
                                  f"new: {', '.join(new[:3])}" if new else "") if x)
     return Verdict(False, f"other records of {collection} changed ({what})", label)
+
+
+def on_screen(state: Mapping[str, Any], screen: str, label: str) -> Verdict:
+    """Whether the app is on `screen` (the state's `@screen`)."""
+    at = state.get(SCREEN)
+    if at is None:
+        raise KeyError(f"the state has no {SCREEN!r} (the screen the app is on), which the rule's "
+                       "`screen` clause reads: verify what a backend's read_state() gives")
+    if at == screen:
+        return Verdict(True, f"the app is on screen {screen!r}", label)
+    return Verdict(False, f"the app is on screen {at!r}, wanted {screen!r}", label)
 
 
 # ----------------------------------------------------------------------------- composites

@@ -37,6 +37,11 @@ class _WorldChecker(TaskChecker):
         else:
             self.scalar_var(var, (*path, "source"))
 
+    SCREENS = "<package>:<screen id>, or a system screen"
+
+    def screen_ids(self) -> list[str]:
+        return list(self.app.screens)  # type: ignore[arg-type]  # a WorldSchema's, namespaced
+
     def initial_state(self) -> None:
         try:
             task_state(self.spec, self.app)  # type: ignore[arg-type]

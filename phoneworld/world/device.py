@@ -22,7 +22,9 @@ toolbar, share sheet, file picker). What an action does:
 - in an overlay, a tap outside its panel or `back` dismisses it; nothing else is typed or scrolled.
 
 World state (`state`, JSON): every app variable as `"<package>:<variable>"`, plus `@clipboard`
-(text), `@files` (records name, text, app) and `@notifications` (records app, text).
+(text), `@files` (records name, text, app) and `@notifications` (records app, text), and, read
+only, `@screen`: the foreground's screen as `screen` names it (`<package>:<screen>`, `@home` or
+an overlay's id); `reset` ignores it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER
 from phoneworld.runtime.frame import Frame, RNode, dispatch
 from phoneworld.runtime.sim import SimSnapshot, Simulator, StepResult
+from phoneworld.runtime.validate import SCREEN
 from phoneworld.world import system as sy
 from phoneworld.world.load import WorldDef
 from phoneworld.world.wiring import AppWiring, wire
@@ -90,6 +93,8 @@ class WorldState(Mapping[str, Any]):
         w = self._w
         if key in SERVICES:
             return w.service_value(key)
+        if key == SCREEN:
+            return w.screen
         pkg, _, name = key.rpartition(":")
         sim = w.sims.get(pkg)
         if sim is None or name not in sim.app.vars:
@@ -101,9 +106,10 @@ class WorldState(Mapping[str, Any]):
             for name in sim.app.vars:
                 yield f"{pkg}:{name}"
         yield from SERVICES
+        yield SCREEN
 
     def __len__(self) -> int:
-        return sum(len(s.app.vars) for s in self._w.sims.values()) + len(SERVICES)
+        return sum(len(s.app.vars) for s in self._w.sims.values()) + len(SERVICES) + 1
 
 
 class World:
@@ -133,6 +139,8 @@ class World:
         per_app: dict[str, dict[str, Any]] = {p: {} for p in self.sims}
         services = self.initial_services
         for key, value in (state or {}).items():
+            if key == SCREEN:
+                continue  # where the world was: every app starts at its start screen
             if key in SERVICES:
                 services = _set_service(services, key, value)
                 continue
@@ -172,9 +180,14 @@ class World:
                 self._state_cache[pkg] = hit
             out.update(hit[1])
         out.update({k: self.service_value(k) for k in SERVICES})
+        out[SCREEN] = self.screen
         return out
 
     def peek(self) -> WorldState:
+        return WorldState(self)
+
+    def observed(self) -> WorldState:
+        """The state as a verifier reads it (`peek`: it holds `@screen` already)."""
         return WorldState(self)
 
     def snapshot(self) -> WorldSnapshot:

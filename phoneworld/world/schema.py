@@ -1,5 +1,6 @@
 """The world as the task system sees it: one state schema with every app's variables namespaced
-(`<package>:<variable>`) plus the device services, and task instances drawn in it.
+(`<package>:<variable>`) plus the device services, the screens a rule's `screen` clause may name
+(`<package>:<screen id>`, and the system's), and task instances drawn in it.
 
 `WorldSchema` has the attributes the task checker and the verifier generator read from an app spec
 (`package`, `label`, `state`, `initial_state`), so rules, verifiers and diagnostics work on worlds
@@ -29,6 +30,8 @@ class WorldSchema:
     label: str
     state: tuple[StateVar, ...]
     initial_state: dict[str, Any]
+    # the screens a `screen` clause names: `<package>:<screen id>` of every app, and the system's
+    screens: tuple[str, ...] = ()
 
 
 def world_package(name: str) -> str:
@@ -50,8 +53,10 @@ def schema_of(world: World) -> WorldSchema:
             StateVar(name=FILES, kind="collection", fields=_text("app", "name", "text")),
             StateVar(name=NOTIFICATIONS, kind="collection", fields=_text("app", "package", "text"))]
     world.reset()
+    screens = [f"{pkg}:{sc.id}" for pkg, sim in world.sims.items() for sc in sim.spec.screens]
+    screens += [sc.id for sc in world.system_spec.screens]
     return WorldSchema(world_package(world.defn.spec.name), world.defn.spec.name, tuple(out),
-                       world.state)
+                       world.state, tuple(screens))
 
 
 def split_source(source: str) -> tuple[str, str]:

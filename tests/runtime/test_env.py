@@ -56,7 +56,13 @@ def test_reset_with_a_state_option(env: PhoneEnv) -> None:
     assert info["state"]["notes"][4]["title"] == "Note 4" and info["screen"] == "s00_list"
     assert '"5 notes"' in obs["text"] and obs["screen"] == "s00_list"
     _, info = env.reset()
-    assert info["state"] == INITIAL
+    assert info["state"] == {**INITIAL, "@screen": "s00_list"}  # read_state adds the screen
+
+
+def test_the_state_read_goes_back_to_reset_without_its_screen(env: PhoneEnv) -> None:
+    _, info = env.reset(options={"state": five_notes()})
+    again, _ = env.reset(options={"state": {**info["state"], "@screen": "s03_settings"}})
+    assert again["screen"] == "s00_list" and "@screen" not in env.backend.sim.state
 
 
 def test_reset_rejects_unknown_options(env: PhoneEnv) -> None:

@@ -34,7 +34,7 @@ def _solved(task: LoadedTask, app: AppSpec) -> tuple[State, dict[str, Any], str 
             answer = m.text
         else:
             sim.step(m.trace_action())
-    return sim.state, check.instance.params, answer
+    return sim.read_state(), check.instance.params, answer
 
 
 def _find(state: State, title: str) -> dict[str, Any]:
@@ -88,21 +88,25 @@ BREAKS: list[tuple[str, str, Mutation]] = [
         [x for x in s[NOTES] if x["note_title"] == p["title"]] or [_append(s, p["title"])],
         _find(s, p["title"]).update(note_done=False))[-1]),
     ("done_or_gone", "rule.all_of[1]", lambda s, p: s[NOTES].clear()),
+    ("open_settings", "rule.all_of[0]", lambda s, p: s.update({"@screen": "s00_main"})),
     # the pins: another note edited, a switch flipped
     ("add_and_finish", "rule.all_of[2]", lambda s, p: _find(s, "Buy milk").update(note_title="X")),
     ("rename_note", "rule.all_of[3]", lambda s, p: _flip_other(s, p["new"])),
     ("night_setup", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
     ("open_by_topic", "rule.all_of[1]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
     ("clear_topic", "rule.all_of[2]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
+    ("open_settings", "rule.all_of[3]", lambda s, p: _find(s, "Call Alice").update(note_done=False)),
     ("done_or_gone", "rule.all_of[2]", lambda s, p: (  # deleted (the ticked branch pins its own)
         s.update({NOTES: [x for x in s[NOTES] if x["note_title"] != p["title"]]}),
         _find(s, "Call Alice").update(note_done=False))[-1]),
     *[(t, f"rule.all_of[{i}]", lambda s, p: s.update(dark_mode_switch=True))
       for t, i in (("add_and_finish", 3), ("rename_note", 4), ("open_by_topic", 2),
-                   ("open_notes_count", 2), ("clear_topic", 3), ("done_or_gone", 3))],
+                   ("open_notes_count", 2), ("clear_topic", 3), ("done_or_gone", 3),
+                   ("open_settings", 1))],
     *[(t, f"rule.all_of[{i}]", lambda s, p: s.update(sort_switch=True))
       for t, i in (("add_and_finish", 4), ("rename_note", 5), ("open_by_topic", 3),
-                   ("open_notes_count", 3), ("clear_topic", 4), ("done_or_gone", 4))],
+                   ("open_notes_count", 3), ("clear_topic", 4), ("done_or_gone", 4),
+                   ("open_settings", 2))],
 ]
 
 

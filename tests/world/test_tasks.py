@@ -150,3 +150,30 @@ def test_a_redraw_keeps_the_distractor_apart_from_the_text(checks) -> None:  # t
 def test_check_one_rejects_a_task_done_at_start(world, schema) -> None:  # type: ignore[no-untyped-def]
     c = check_one(world, schema, _task({"equals": {"var": "@clipboard", "value": "Stale text"}}))
     assert not c.kept and c.reason == "already satisfied at start"
+
+
+def test_a_world_task_ends_on_an_app_screen(world, schema) -> None:  # type: ignore[no-untyped-def]
+    settings = f"{NOTES}:s03_settings"
+    assert settings in schema.screens and "@home" in schema.screens
+    pins = [{"equals": {"var": f"{NOTES}:{v}", "value": False}}
+            for v in ("dark_mode_switch", "sort_switch")]
+    pins += [{"unchanged": {"collection": c}}
+             for c in (f"{NOTES}:note_list_items", f"{MSG}:message_list_items")]
+    c = check_one(world, schema, _task({"all_of": [{"screen": settings}, *pins]}))
+    assert c.kept, c.detail
+    assert c.end is not None and c.end["@screen"] == settings
+    assert c.oracle is not None and c.attack is not None and c.attack.rejected == c.attack.tried
+
+
+def test_a_world_screen_is_named_with_its_package(schema, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from phoneworld.errors import InputError
+    from phoneworld.world.check import load_world_tasks
+
+    (tmp_path / "t.yaml").write_text(
+        "format: phoneworld-task/1\nid: t\napp: world:mini\ninstruction: x\n"
+        "rule:\n  screen: s03_settings\n")
+    with pytest.raises(InputError) as info:
+        load_world_tasks([tmp_path], schema)
+    d = info.value.diagnostics[0]
+    assert (d.code, d.source.line) == ("PW304", 6)
+    assert f"did you mean '{NOTES}:s03_settings'" in d.message

@@ -7,7 +7,7 @@ from typing import Any
 
 from phoneworld.tasks.verdict import (  # noqa: F401  (not every verifier uses every primitive)
     Verdict, all_of, answer_equals, any_of, contains, count, count_of, equals, exists, lookup,
-    not_, param, selected, unchanged, var,
+    not_, on_screen, param, selected, unchanged, var,
 )
 
 TASK_ID = 'create_note'

@@ -1,0 +1,178 @@
+"""Task synthesis (navigation): screens a user can be asked to open, verified by the screen the
+agent ends on ("Open the "Settings" screen"), as LlamaTouch and AndroidWorld verify many tasks.
+
+A screen gets a task when it is at least `SynthConfig.nav_min_steps` transitions from the start
+(guards ignored) and a person can tell it by a name, the first of:
+
+- its heading: the top-most short literal text of a TextView that is neither clickable nor
+  inside something clickable or a list (a toolbar title, a page heading);
+- the label of the widgets that open it: their text, description or the one text inside them,
+  when every opener on a reachable screen says the same and it is no action ("Next", "Skip");
+- its activity, in words (`.SettingsActivity` -> "settings"), unless that says nothing ("main").
+
+Never its id, nor a text that is data (a record's value, a list item's text: a conversation
+titled "Bob" is no "Bob" screen). A screen is skipped when it is transient (a menu, a dialog:
+the app spec marks the screens that leaving dismisses by their `replace` transitions, and a
+window smaller than the device is a dialog or a popup), when it belongs to another package (a system dialog, a share
+sheet), and when its name is another reachable screen's too (two screens a person cannot tell
+apart by it; one no path reaches is no place an agent can end). The rule is the screen clause
+(`screen: ID`); the pins every synthesized task gets keep the rest of the app as it was, so
+wandering through it and changing things on the way fails.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from phoneworld.ir.app import AppSpec, ScreenSpec, Widget
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.drafts import AppFacts, Draft
+
+NAVIGATION = "navigation"
+NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
+# what a button says it does, not where it leads ("Skip" opens no "Skip" screen)
+ACTIONS = {"accept", "allow", "back", "cancel", "close", "continue", "delete", "done", "go",
+           "next", "no", "ok", "okay", "remove", "save", "skip", "submit", "yes"}
+FUNCTION_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"}
+
+
+def screen_distances(app: AppSpec) -> dict[str, int]:
+    """Every screen reachable from the start, with its fewest transitions (guards ignored)."""
+    out, todo = {app.start_screen: 0}, deque([app.start_screen])
+    while todo:
+        sid = todo.popleft()
+        for t in app.transitions:
+            if t.screen == sid and t.target is not None and t.target not in out:
+                out[t.target] = out[sid] + 1
+                todo.append(t.target)
+    return out
+
+
+def transient(app: AppSpec, screen: ScreenSpec) -> bool:
+    """Whether leaving `screen` dismisses it (a menu, a dialog, a popup)."""
+    if any(t.screen == screen.id and t.nav == "replace" for t in app.transitions):
+        return True
+    b = screen.root.bounds
+    return (b.x2 - b.x1) < app.device.width or (b.y2 - b.y1) < app.device.height
+
+
+def usable(text: str) -> bool:
+    """A name a person reads: a few words, the first a word ("0 CAD" is a value, not a name),
+    not only function words (a text split in pieces: "and")."""
+    return (nm.label_like(text) and text[0].isalpha()
+            and not set(text.casefold().split()) <= FUNCTION_WORDS)
+
+
+def heading(screen: ScreenSpec) -> str:
+    """The screen's own title (see the module docstring), or ""."""
+    found: list[tuple[int, int, str]] = []
+
+    def visit(w: Widget, inside: bool) -> None:
+        text = nm.literal(w)
+        if not inside and not w.clickable and w.cls.endswith("TextView") and usable(text):
+            found.append((w.bounds.y1, w.bounds.x1, text))
+        for c in w.children:
+            visit(c, inside or w.clickable or w.list is not None)
+
+    visit(screen.root, False)
+    return min(found)[2] if found else ""
+
+
+def inner_label(w: Widget) -> str:
+    """What a user calls the widget a tap opens a screen with: its text or description, or for a
+    container the one text inside it (never a neighbour's: next to a button is often the
+    screen's own title)."""
+    own = nm.literal(w) or " ".join(w.content_desc.split())
+    if own:
+        return own
+    texts = {t for t in (nm.literal(c) or " ".join(c.content_desc.split())
+                         for c in _descendants(w)) if t}
+    return next(iter(texts)) if len(texts) == 1 else ""
+
+
+def _descendants(w: Widget) -> Iterator[Widget]:
+    for c in w.children:
+        yield c
+        yield from _descendants(c)
+
+
+def opener_label(app: AppSpec, sid: str, reachable: set[str]) -> str:
+    """The label every widget that opens `sid` from another reachable screen shows, or ""."""
+    widgets = {(s, w.wid): w for s, w, _ in nm.widgets(app)}
+    labels = set()
+    for t in app.transitions:
+        if t.target != sid or t.screen == sid or t.screen not in reachable or t.nav == "pop":
+            continue
+        hit = widgets.get((t.screen, t.widget or ""))
+        labels.add(inner_label(hit) if hit is not None else "")
+    label = next(iter(labels)) if len(labels) == 1 else ""
+    return "" if label.casefold().strip(" .!") in ACTIONS else label
+
+
+def activity_words(screen: ScreenSpec) -> str:
+    """`pkg/.SettingsActivity` -> "settings" ("" when it says nothing)."""
+    if not screen.activity:
+        return ""
+    short = screen.activity.rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+    words = [t for t in nm.tokens(short) if t not in ("activity", "fragment", "screen")]
+    text = " ".join(words)
+    return text if words and text not in NOT_NAMES and usable(text) else ""
+
+
+def record_texts(app: AppSpec) -> set[str]:
+    """Texts that are data, not names (casefolded): the records' values in the initial state and
+    the texts of list items (a conversation titled "Bob" is no "Bob" screen)."""
+    out = {str(v).casefold() for recs in app.initial_state.values() if isinstance(recs, list)
+           for r in recs if isinstance(r, dict) for v in r.values() if isinstance(v, str)}
+
+    def visit(w: Widget, inside: bool) -> None:
+        if inside and nm.literal(w):
+            out.add(nm.literal(w).casefold())
+        for c in w.children:
+            visit(c, inside)
+        if w.list is not None:
+            visit(w.list.item, True)
+
+    for sc in app.screens:
+        visit(sc.root, False)
+    return out
+
+
+def screen_name(app: AppSpec, screen: ScreenSpec, reachable: set[str],
+                data: set[str] | None = None) -> tuple[str, str]:
+    """(name, where it comes from: "heading", "opener" or "activity"); ("", "") for none.
+    `data`: texts that name records, not screens (`record_texts`)."""
+    data = record_texts(app) if data is None else data
+    for source, name in (("heading", heading(screen)),
+                         ("opener", opener_label(app, screen.id, reachable)),
+                         ("activity", activity_words(screen))):
+        if usable(name) and name.casefold() not in data:
+            return name, source
+    return "", ""
+
+
+def instruction(name: str, source: str) -> str:
+    if source == "activity":
+        return f"Open the {name} screen"
+    return f"Open the {nm.quoted(name)} screen"
+
+
+def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
+    """A navigate draft per screen that qualifies (see the module docstring), nearest first."""
+    app = facts.app
+    far = screen_distances(app)
+    data = record_texts(app)
+    names = {s.id: screen_name(app, s, facts.reachable, data) for s in app.screens if s.id in far}
+    seen: dict[str, int] = {}
+    for name, _ in names.values():
+        key = name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+    for s in sorted((s for s in app.screens if s.id in far), key=lambda s: (far[s.id], s.id)):
+        name, source = names[s.id]
+        if far[s.id] < min_steps or not name or seen[name.casefold()] > 1:
+            continue
+        if s.package != app.package or transient(app, s):
+            continue
+        yield Draft("navigate", nm.slug(name), instruction(name, source), [{"screen": s.id}],
+                    category=NAVIGATION)

@@ -1,0 +1,297 @@
+"""Navigation tasks, verified by the screen the agent ends on: the `screen` clause's verdicts and
+code, the synthesis of "Open ..." tasks (names, what is skipped, the cap, the order), the
+near misses that end elsewhere, the oracle, and the bundled example built end to end."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.trace import Observation
+from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks import sanity
+from phoneworld.tasks import synth_navigation as sn
+from phoneworld.tasks.adversary import Writable, attack, near_misses
+from phoneworld.tasks.build import build_tasks, task_files
+from phoneworld.tasks.codegen import compile_verifier, load_verifier, render_verifier
+from phoneworld.tasks.dump import dump_task
+from phoneworld.tasks.episodes import run_task
+from phoneworld.tasks.load import load_task_specs
+from phoneworld.tasks.oracle import solve
+from phoneworld.tasks.params import instantiate
+from phoneworld.tasks.spec import TaskSpec
+from phoneworld.tasks.synthesis import CAPPED, SynthConfig, synthesize
+from phoneworld.tasks.verdict import on_screen
+from tests.compiler_support import (
+    BUTTON, FRAME, LINEAR, PKG, TEXT, W, b, back, click, compile_app, episode, tap, traces, view,
+)
+
+SWITCH = "android.widget.Switch"
+IMAGE_BUTTON = "android.widget.ImageButton"
+HEADING = b(40, 80, 1040, 160)
+
+
+def _page(activity: str, *children: object, heading: str = "") -> Observation:
+    kids = [view(TEXT, HEADING, id="title", text=heading)] if heading else []
+    return Observation(root=view(FRAME, b(0, 0, W, 1920), *kids, *children),  # type: ignore[arg-type]
+                       package=PKG, activity=f"{PKG}/.{activity}")
+
+
+def _privacy_row(label: str) -> object:
+    return view(LINEAR, b(0, 420, W, 520), view(TEXT, b(40, 440, 600, 500), text=label),
+                id="privacy_row", clickable=True)
+
+
+MAIN = _page("MainActivity", view(BUTTON, b(40, 300, 1040, 420), id="open_settings",
+                                  text="Settings", clickable=True), heading="Inbox")
+OPENERS = {
+    "about": view(BUTTON, b(40, 300, 1040, 400), id="about", text="About", clickable=True),
+    "privacy": _privacy_row("Privacy policy"),
+    "licenses": view(IMAGE_BUTTON, b(40, 540, 200, 640), id="licenses", clickable=True),
+    "help": view(BUTTON, b(40, 660, 1040, 760), id="help", text="Help", clickable=True),
+    "support": view(BUTTON, b(40, 780, 1040, 880), id="support", text="Support", clickable=True),
+    "sort": view(BUTTON, b(40, 900, 1040, 1000), id="sort", text="Sort order", clickable=True),
+}
+
+
+def _settings(dark: bool, openers: dict[str, object] = OPENERS) -> Observation:
+    return _page("SettingsActivity", *openers.values(),
+                 view(SWITCH, b(40, 1100, 1040, 1200), id="dark", text="Dark mode",
+                      checkable=True, clickable=True, checked=dark), heading="Settings")
+
+
+PAGES = {
+    "about": _page("AboutActivity", view(TEXT, b(40, 300, 1040, 400), text="Version 1.0"),
+                   heading="About"),
+    "privacy": _page("PrivacyActivity", view(BUTTON, b(40, 300, 1040, 400), id="accept",
+                                             text="Accept", clickable=True)),
+    "licenses": _page("LicensesActivity", view("android.widget.ImageView", b(40, 300, 400, 600),
+                                               id="logo")),
+    "help": _page("HelpActivity", view(TEXT, b(40, 300, 1040, 400), text="Ask us"),
+                  heading="Help"),
+    "support": _page("SupportActivity", view(TEXT, b(40, 300, 1040, 400), text="Mail us"),
+                     heading="Help"),
+    "sort": Observation(root=view(FRAME, b(100, 700, 980, 1200), view(
+        TEXT, b(140, 720, 940, 800), id="dialog_title", text="Sort by"), view(
+        BUTTON, b(140, 900, 940, 1000), id="by_name", text="Name", clickable=True)),
+        package=PKG, activity=f"{PKG}/.SettingsActivity"),
+}
+
+
+def _app(privacy: str = "Privacy policy") -> AppSpec:
+    """Inbox -> Settings (a Dark mode switch) -> About (a heading), Privacy policy (no heading:
+    named by the row that opens it), Licenses (no text at all: named by its activity), Help and
+    Support (both headed "Help"), and a Sort dialog (a window smaller than the screen)."""
+    openers = {**OPENERS, "privacy": _privacy_row(privacy)}
+    steps: list[object] = [MAIN, tap(MAIN.root.children[1]), _settings(False, openers),
+                           click(540, 1150), _settings(True, openers)]
+    for name, page in PAGES.items():
+        steps += [tap(openers[name]), page, back(), _settings(True, openers)]  # type: ignore[arg-type]
+    return compile_app(traces(episode("e0", *steps))).spec  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def app() -> AppSpec:
+    return _app()
+
+
+def _navigate(app: AppSpec, config: SynthConfig | None = None) -> dict[str, TaskSpec]:
+    return {t.rule.all_of[0].screen: t for t in synthesize(app, config).tasks  # type: ignore[union-attr]
+            if t.kind() == "navigate"}
+
+
+def _spec(rule: dict[str, Any], task_id: str = "go") -> TaskSpec:
+    return TaskSpec.model_validate({"id": task_id, "app": PKG, "instruction": "Go there",
+                                    "category": "navigation", "rule": rule})
+
+
+# ----------------------------------------------------------------------------- the clause
+
+
+def test_the_screen_clause_holds_on_its_screen_and_nowhere_else() -> None:
+    assert on_screen({"@screen": "s02_about"}, "s02_about", "rule").passed
+    v = on_screen({"@screen": "s01_settings"}, "s02_about", "rule")
+    assert not v.passed and v.reason == "the app is on screen 's01_settings', wanted 's02_about'"
+    with pytest.raises(KeyError, match="read_state"):  # a caller that gave no screen
+        on_screen({"dark": True}, "s02_about", "rule")
+
+
+def test_a_screen_rule_round_trips_through_yaml_and_generated_code(app: AppSpec,
+                                                                    tmp_path: Path) -> None:
+    task = _spec({"all_of": [{"screen": "s02_about"}, {"equals": {"var": "dark", "value": True}}]})
+    (tmp_path / "go.yaml").write_text(dump_task(task))
+    loaded = load_task_specs([tmp_path], app)[0].spec
+    assert loaded.rule == task.rule and loaded.category == "navigation"
+    verify = load_verifier(render_verifier(loaded, app))
+    assert verify({"dark": True, "@screen": "s02_about"}, {}).passed
+    v = verify({"dark": True, "@screen": "s01_settings"}, {})
+    assert not v.passed and v.clause == "rule.all_of[0]: on screen 's02_about'"
+
+
+def test_a_screen_id_from_a_spec_enters_the_code_as_a_string(app: AppSpec) -> None:
+    hostile = 's02"); import os; os.system("x'
+    source = render_verifier(_spec({"screen": hostile}), app)
+    imported = {a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import)
+                for a in n.names}
+    assert source.isascii() and "os" not in imported
+    assert load_verifier(source)({"@screen": hostile}, {}).passed
+
+
+def test_every_backend_state_carries_the_screen(app: AppSpec) -> None:
+    sim = Simulator(app)
+    sim.step(tap(MAIN.root.children[1]))
+    assert sim.read_state()["@screen"] == sim.observed()["@screen"] == "s01_settings"
+    sim.reset({**sim.read_state(), "@screen": "s02_about"})  # read, never written
+    assert sim.screen == "s00_main" and "@screen" not in sim.state
+
+
+# ----------------------------------------------------------------------------- synthesis
+
+
+def test_screens_are_named_by_heading_opener_or_activity(app: AppSpec) -> None:
+    tasks = _navigate(app)
+    assert {sid: t.instruction for sid, t in tasks.items()} == {
+        "s02_about": 'Open the "About" screen',  # its heading
+        "s03_privacy": 'Open the "Privacy policy" screen',  # the text inside the row opening it
+        "s04_licenses": "Open the licenses screen",  # no text at all: its activity
+    }
+    assert all(t.category == "navigation" and t.tags == ("navigate", "synthesized")
+               for t in tasks.values())
+
+
+def test_near_alike_and_transient_screens_get_no_task(app: AppSpec) -> None:
+    tasks = _navigate(app)
+    assert "s01_settings" not in tasks  # one tap from the start
+    assert "s05_help" not in tasks and "s06_support" not in tasks  # both headed "Help"
+    assert "s07_settings_2" not in tasks  # the sort dialog: a window smaller than the screen
+    assert "s01_settings" in _navigate(app, SynthConfig(nav_min_steps=1))
+    other = app.model_copy(update={"screens": tuple(
+        s.model_copy(update={"package": "com.android.settings"}) if s.id == "s02_about" else s
+        for s in app.screens)})
+    assert "s02_about" not in _navigate(other)  # another app's window
+
+
+def test_an_opener_that_names_an_action_names_no_screen() -> None:
+    """A row saying "Next" does not say where it leads: the screen falls back to its activity."""
+    assert _navigate(_app(privacy="Next"))["s03_privacy"].instruction == "Open the privacy screen"
+
+
+@pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long."],
+                         ids=["value", "function-word", "function-words", "glyph", "sentence"])
+def test_values_and_pieces_of_text_are_no_names(text: str) -> None:
+    assert not sn.usable(text)
+    assert sn.usable("Select a Country") and sn.usable("ALL IMAGE")
+
+
+def test_data_names_no_screen_and_an_unreachable_screen_shares_no_name(app: AppSpec) -> None:
+    with_records = app.model_copy(update={"initial_state": {
+        **app.initial_state, "notes": [{"title": "About"}]}})
+    assert "s02_about" not in _navigate(with_records)  # "About" is a record's title here
+    cut = app.model_copy(update={"transitions": tuple(
+        t for t in app.transitions if t.target != "s05_help")})
+    assert _navigate(cut)["s06_support"].instruction == 'Open the "Help" screen'
+
+
+def test_a_screen_left_by_replace_is_transient(app: AppSpec) -> None:
+    moved = app.model_copy(update={"transitions": tuple(
+        t.model_copy(update={"nav": "replace"}) if t.screen == "s03_privacy" else t
+        for t in app.transitions)})
+    assert "s03_privacy" not in _navigate(moved)
+
+
+def test_navigate_tasks_come_last_and_are_capped(app: AppSpec) -> None:
+    kinds = [t.kind() for t in synthesize(app).tasks]
+    assert kinds.index("navigate") > max(i for i, k in enumerate(kinds) if k != "navigate")
+    capped = synthesize(app, SynthConfig(max_per_kind=2))
+    assert [t.id for t in capped.tasks if t.kind() == "navigate"] == [
+        "navigate_about", "navigate_privacy_policy"]  # the nearest first, then by screen
+    assert capped.dropped[CAPPED] == 1
+    assert not any("navigate" in t.tags[1:] for t in synthesize(app, pair_from={
+        t.id for t in capped.tasks}).tasks)  # paired with nothing
+
+
+# ----------------------------------------------------------------------------- checking
+
+
+def test_the_oracle_solves_navigate_tasks_and_the_sanity_check_keeps_them(app: AppSpec) -> None:
+    checks = sanity.check_tasks(app, list(_navigate(app).values()))
+    for c in checks:
+        assert c.kept, c.detail
+        assert c.oracle is not None and len(c.oracle.moves) == 2 and c.end is not None
+        assert c.end["@screen"] == c.task.rule.all_of[0].screen  # type: ignore[union-attr]
+        assert c.attack is not None and c.attack.rejected == c.attack.tried
+
+
+def test_an_end_on_another_screen_is_a_near_miss_the_verifier_rejects(app: AppSpec) -> None:
+    task = _navigate(app)["s02_about"]
+    verifier = compile_verifier(task, app)
+    inst = instantiate(task, app, verify=verifier)
+    res = solve(Simulator(app), inst, verifier)
+    end, answer, path = sanity.walk(Simulator(app), inst, res.moves)
+    start = {**inst.state, "@screen": "s00_main"}
+    reads = frozenset({"@screen", "dark", "entered_settings"})
+    misses = [m for m in near_misses(Writable.of(app), start, end, {}, None, reads, path)
+              if m.kind == "wrong screen"]
+    ends = {m.state["@screen"] for m in misses}
+    assert path == ("s00_main", "s01_settings")
+    assert {"s00_main", "s01_settings", "s03_privacy", "s04_licenses", "s07_settings_2"} <= ends
+    assert "s02_about" not in ends
+    assert attack(verifier, start, end, {}, Writable.of(app), answer, reads, path).accepted == ()
+    assert not [m for m in near_misses(Writable.of(app), start, end, {}, None,
+                                       reads - {"@screen"}, path) if m.kind == "wrong screen"]
+
+
+def test_a_rule_that_only_says_where_not_to_end_is_gameable(app: AppSpec) -> None:
+    loose = _spec({"all_of": [{"not": {"screen": "s00_main"}}, {"not": {"screen": "s01_settings"}},
+                              {"equals": {"var": "dark", "value": True}}]}, "loose")
+    check = sanity.check_one(Simulator(app), loose, app)
+    assert not check.kept and check.reason == sanity.GAMEABLE
+    assert check.attack is not None and check.attack.accepted[0].kind == "wrong screen"
+    assert "screen: <its id>" in sanity.counterexample(check)[-1]
+
+
+# ----------------------------------------------------------------------------- end to end
+
+
+def test_the_build_keeps_navigate_tasks_and_writes_their_verifiers(app: AppSpec) -> None:
+    built = build_tasks(app)
+    assert built.summary.kinds.get("navigate") == 3
+    index = json.loads(built.files["tasks.json"])
+    assert {e["id"]: e["category"] for e in index["tasks"] if e["kind"] == "navigate"} == {
+        "navigate_about": "navigation", "navigate_privacy_policy": "navigation",
+        "navigate_licenses": "navigation"}
+    verify = load_verifier(built.files["verifiers/navigate_about.py"])
+    sim = Simulator(app)
+    check = next(c for c in built.checks if c.task.id == "navigate_about")
+    sim.reset(check.instance.state)  # type: ignore[union-attr]
+    for m in check.oracle.moves:  # type: ignore[union-attr]
+        assert not verify(sim.read_state(), {}).passed
+        sim.step(m.trace_action())
+    assert verify(sim.read_state(), {}).passed
+
+
+def test_the_bundled_example_keeps_navigate_tasks_through_the_env(notes: AppSpec,
+                                                                   example_dir: Path) -> None:
+    """Every screen of the example is one tap from its list, so its build (two transitions at
+    least, the default) proposes none there; one transition away, they are kept, written out,
+    and an env episode (whose reward reads the backend's state) solves them."""
+    report = json.loads((example_dir / "report.json").read_text())
+    assert "navigate" not in report["tasks"]["kinds"] and not _navigate(notes)
+    tasks = list(_navigate(notes, SynthConfig(nav_min_steps=1)).values())
+    checks = sanity.check_tasks(notes, tasks)
+    kept = [c.task for c in checks if c.kept]
+    assert {t.instruction for t in kept} == {'Open the "Settings" screen',
+                                             'Open the "Edit note" screen'}
+    files = task_files(notes, checks)
+    assert sanity.summarize(checks).kinds == {"navigate": 2}
+    for task in kept:
+        source = files[f"verifiers/{task.id}.py"]
+        assert load_verifier(source).source == render_verifier(task, notes)
+        ep = run_task(notes, task, "oracle")
+        target = task.rule.all_of[0].screen  # type: ignore[union-attr]
+        assert ep.success and ep.final_screen == target, ep.reason
