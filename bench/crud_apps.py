@@ -1100,9 +1100,10 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
 
 
 # ---------------------------------------------------------------------------------------- misses
-def _key(k: tuple[str, str, str, str]) -> str:
-    cls, rid, text, desc = k
-    return f"{cls.rsplit('.', 1)[-1]}:{rid.rsplit('/', 1)[-1]}:{text or desc}"
+def _key(k: tuple[str, str, str, str, str]) -> str:
+    cls, rid, text, desc, checked = k
+    return f"{cls.rsplit('.', 1)[-1]}:{rid.rsplit('/', 1)[-1]}:{text or desc}" + (
+        f":{checked}" if checked else "")
 
 
 def _flags(root: Any) -> frozenset[tuple[str, str, bool]]:
@@ -1146,7 +1147,7 @@ def misses(folder: Path) -> list[str]:
 def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str]) -> str:
     """One replayed step, described where the mock got it wrong ("" where it got it right)."""
     from phoneworld.abstract.shape import content_keys
-    from phoneworld.fidelity import place
+    from phoneworld.fidelity import on_widget, place
 
     action = ep.steps[step.step].action
     if action is None:
@@ -1156,7 +1157,7 @@ def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str
     if not place(sim, step, before, known):
         shown, flags_wrong, mock = "cannot be put there (a screen it does not know)", False, rec
     else:
-        sim.step(action)
+        sim.step(on_widget(sim, action, step))
         mock = content_keys(sim.view())
         extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
         lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])

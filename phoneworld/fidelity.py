@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from phoneworld.abstract import Reader
-from phoneworld.abstract.shape import content_keys
+from phoneworld.abstract.shape import ContentKey, content_keys
 from phoneworld.graph import graph
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
@@ -45,7 +45,7 @@ from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
 from phoneworld.state.track import Tracked, below, track
 
-Keys = frozenset[tuple[str, str, str, str]]
+Keys = frozenset[ContentKey]
 
 
 class ReplayError(Exception):

@@ -182,16 +182,19 @@ def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
     return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
 
-_KEYS: dict[int, tuple[ViewNode, frozenset[tuple[str, str, str, str]]]] = {}
+ContentKey = tuple[str, str, str, str, str]
+_KEYS: dict[int, tuple[ViewNode, frozenset[ContentKey]]] = {}
 
 
-def content_keys(root: ViewNode) -> frozenset[tuple[str, str, str, str]]:
-    """The visible content of a screen as a set of (class, resource-id, text, content-desc)."""
+def content_keys(root: ViewNode) -> frozenset[ContentKey]:
+    """The visible content of a screen as a set of (class, resource-id, text, content-desc,
+    checked): the last is "on" or "off" for a checkable view (a ticked box is content), else ""."""
     hit = _KEYS.get(id(root))
     if hit is not None and hit[0] is root:
         return hit[1]
     keys = frozenset(
-        (n.cls, n.resource_id, n.text, n.content_desc)
+        (n.cls, n.resource_id, n.text, n.content_desc,
+         ("on" if n.checked else "off") if n.checkable else "")
         for n in root.walk()
         if n.bounds.area > 0
     )

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from phoneworld.abstract.shape import content_keys
+from phoneworld.abstract.shape import ContentKey, content_keys
 from phoneworld.fidelity import Replay, StepResult, place, readings_for
 from phoneworld.graph import graph
 from phoneworld.ir.graph import ObservedStep
@@ -104,10 +104,10 @@ def _is_mismatch(r: StepResult) -> str | None:
     return None
 
 
-def _key_text(key: tuple[str, str, str, str]) -> str:
-    cls, rid, text, desc = key
+def _key_text(key: ContentKey) -> str:
+    cls, rid, text, desc, checked = key
     what = text or desc or rid.rsplit("/", 1)[-1] or "(no text)"
-    return f"{cls.rsplit('.', 1)[-1]}: {what}"
+    return f"{cls.rsplit('.', 1)[-1]}: {what}" + (f" ({checked})" if checked else "")
 
 
 def _diff(keys: frozenset[Any], other: frozenset[Any]) -> tuple[str, ...]:

@@ -112,8 +112,6 @@ def test_changed_compares_the_visible_content_of_the_two_screens() -> None:
     )))] == [False, True, True]
 
 
-@pytest.mark.xfail(strict=True, reason="content keys are (class, resource-id, text, content-desc): "
-                   "a step that only ticks a CheckBox counts as not changing the screen")
 def test_a_step_that_ticks_a_checkbox_changes_the_screen() -> None:
     def settings(on: bool) -> Observation:
         return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="dark", text="Dark mode",
