@@ -3,7 +3,9 @@
 The state before step i is everything read off the screens up to i (the latest value of each
 variable wins), plus what the screens cannot show: which list record was opened (selection), how
 the current screen was entered, and the screen stack. An episode that follows another (a recording
-cut by a gap, a lost state file or a visit to another app) starts from where that one ended. Teacher-forced replay starts every step from
+cut by a gap, a lost state file or a visit to another app) starts from where that one ended; one
+that follows none (a new session) starts with the records and switches the one before it ended
+with. Teacher-forced replay starts every step from
 this state; effect inference compares it with the state after the step.
 """
 
@@ -111,6 +113,8 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     for e, readings in enumerate(abstraction.readings):
         before = out[follows[e]][-1] if follows[e] is not None else (
             outside[e] if e < len(outside) else None)
+        if before is None and e > 0:
+            before = _next_session(schema, out[e - 1][-1])
         state, stack = _start(schema, before, readings[0].screen)
         state.update(schema.values(readings[0]))
         episode = [Tracked(copy.deepcopy(state), stack)]
@@ -124,6 +128,18 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
             episode.append(Tracked(copy.deepcopy(state), stack))
         out.append(episode)
     return out
+
+
+PERSISTENT = ("collection", "flag")  # what an app keeps between sessions: records, switches
+
+
+def _next_session(schema: Schema, last: Tracked) -> Tracked:
+    """Where a recording session that follows no other starts: with the records and switches the
+    one before it (in recording order) ended with, as an app keeps its data between sessions;
+    what was typed, opened or entered, and the back stack, start afresh."""
+    kept = {k: v for k, v in last.state.items()
+            if k in schema.variables and schema.variables[k].kind in PERSISTENT}
+    return Tracked({**defaults(schema), **copy.deepcopy(kept)}, ())
 
 
 def _start(schema: Schema, before: Tracked | None, screen: str

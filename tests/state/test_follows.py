@@ -1,5 +1,6 @@
 """An episode that follows another (a recording cut by a gap) starts from where that one ended:
-the opened record and the back stack carry over; one that follows nothing starts afresh."""
+the opened record and the back stack carry over; one that follows nothing (a new session) starts
+afresh, but with the records and switches the app kept from the session before."""
 
 from __future__ import annotations
 
@@ -34,3 +35,10 @@ def test_an_episode_that_follows_nothing_starts_afresh() -> None:
     assert compiled.abstraction.follows == (None, None)
     _, tracked = prepare(compiled.abstraction, compiled.graph)
     assert tracked[1][0].state["notes_selected"] is None and len(tracked[1][0].stack) == 1
+
+
+def test_a_new_session_keeps_the_records_the_one_before_ended_with() -> None:
+    # the second session starts on the detail screen, which does not show the list
+    compiled = compile_app(traces(*two_parts(None)))
+    _, tracked = prepare(compiled.abstraction, compiled.graph)
+    assert [r["title"] for r in tracked[1][0].state["notes"]] == ["a", "b"]
