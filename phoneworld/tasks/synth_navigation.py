@@ -14,9 +14,9 @@ Never its id, nor a text that is data (a record's value, a list item's text: a c
 titled "Bob" is no "Bob" screen). A screen is skipped when it is transient (a menu, a dialog:
 the app spec marks the screens that leaving dismisses by their `replace` transitions, and a
 window smaller than the device is a dialog or a popup), when it belongs to another package (a system dialog, a share
-sheet), and when its name is another reachable screen's too (two screens a person cannot tell
-apart by it; one no path reaches is no place an agent can end). The rule is the screen clause
-(`screen: ID`); the pins every synthesized task gets keep the rest of the app as it was, so
+sheet). Screens that share a name are one task that ending on any of them passes (a person cannot
+tell them apart by it: a page loading and loaded). The rule is the screen clause (`screen: ID`,
+or `any_of` such clauses); the pins every synthesized task gets keep the rest of the app as it was, so
 wandering through it and changing things on the way fails.
 """
 
@@ -159,20 +159,25 @@ def instruction(name: str, source: str) -> str:
 
 
 def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
-    """A navigate draft per screen that qualifies (see the module docstring), nearest first."""
+    """A navigate draft per name that qualifies (see the module docstring), nearest first. Screens
+    that share a name (a page loading and loaded, a list with and without a banner) are one
+    place to a person: ending on any of them passes."""
     app = facts.app
     far = screen_distances(app)
     data = record_texts(app)
-    names = {s.id: screen_name(app, s, facts.reachable, data) for s in app.screens if s.id in far}
-    seen: dict[str, int] = {}
-    for name, _ in names.values():
-        key = name.casefold()
-        seen[key] = seen.get(key, 0) + 1
+    groups: dict[str, list[ScreenSpec]] = {}
+    named: dict[str, tuple[str, str]] = {}
     for s in sorted((s for s in app.screens if s.id in far), key=lambda s: (far[s.id], s.id)):
-        name, source = names[s.id]
-        if far[s.id] < min_steps or not name or seen[name.casefold()] > 1:
+        name, source = screen_name(app, s, facts.reachable, data)
+        if name:
+            groups.setdefault(name.casefold(), []).append(s)
+            named.setdefault(name.casefold(), (name, source))
+    for key, screens in groups.items():
+        if far[screens[0].id] < min_steps or any(
+                s.package != app.package or transient(app, s) for s in screens):
             continue
-        if s.package != app.package or transient(app, s):
-            continue
-        yield Draft("navigate", nm.slug(name), instruction(name, source), [{"screen": s.id}],
+        name, source = named[key]
+        clauses = [{"screen": s.id} for s in screens]
+        rule = clauses[0] if len(clauses) == 1 else {"any_of": clauses}
+        yield Draft("navigate", nm.slug(name), instruction(name, source), [rule],
                     category=NAVIGATION)

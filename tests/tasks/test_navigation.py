@@ -101,8 +101,14 @@ def app() -> AppSpec:
 
 
 def _navigate(app: AppSpec, config: SynthConfig | None = None) -> dict[str, TaskSpec]:
-    return {t.rule.all_of[0].screen: t for t in synthesize(app, config).tasks  # type: ignore[union-attr]
-            if t.kind() == "navigate"}
+    """Navigate tasks by the screen they end on ("a|b" for a task any of several screens passes)."""
+    out = {}
+    for t in synthesize(app, config).tasks:
+        if t.kind() == "navigate":
+            goal = t.rule.all_of[0]  # type: ignore[union-attr]
+            ends = [c.screen for c in goal.any_of] if hasattr(goal, "any_of") else [goal.screen]
+            out["|".join(ends)] = t
+    return out
 
 
 def _spec(rule: dict[str, Any], task_id: str = "go") -> TaskSpec:
@@ -159,15 +165,19 @@ def test_screens_are_named_by_heading_opener_or_activity(app: AppSpec) -> None:
         "s02_about": 'Open the "About" screen',  # its heading
         "s03_privacy": 'Open the "Privacy policy" screen',  # the text inside the row opening it
         "s04_licenses": "Open the licenses screen",  # no text at all: its activity
+        # both headed "Help": one place to a person, so ending on either passes
+        "s05_help|s06_support": 'Open the "Help" screen',
     }
     assert all(t.category == "navigation" and t.tags == ("navigate", "synthesized")
                for t in tasks.values())
 
 
-def test_near_alike_and_transient_screens_get_no_task(app: AppSpec) -> None:
+def test_near_alike_screens_get_one_task_and_transient_ones_none(app: AppSpec) -> None:
     tasks = _navigate(app)
     assert "s01_settings" not in tasks  # one tap from the start
-    assert "s05_help" not in tasks and "s06_support" not in tasks  # both headed "Help"
+    assert "s05_help" not in tasks and "s06_support" not in tasks  # both headed "Help": one task
+    assert tasks["s05_help|s06_support"].rule.all_of[0].model_dump(  # type: ignore[union-attr]
+        exclude_defaults=True) == {"any_of": ({"screen": "s05_help"}, {"screen": "s06_support"})}
     assert "s07_settings_2" not in tasks  # the sort dialog: a window smaller than the screen
     assert "s01_settings" in _navigate(app, SynthConfig(nav_min_steps=1))
     other = app.model_copy(update={"screens": tuple(
@@ -210,7 +220,7 @@ def test_navigate_tasks_come_last_and_are_capped(app: AppSpec) -> None:
     capped = synthesize(app, SynthConfig(max_per_kind=2))
     assert [t.id for t in capped.tasks if t.kind() == "navigate"] == [
         "navigate_about", "navigate_privacy_policy"]  # the nearest first, then by screen
-    assert capped.dropped[CAPPED] == 1
+    assert capped.dropped[CAPPED] == 2
     assert not any("navigate" in t.tags[1:] for t in synthesize(app, pair_from={
         t.id for t in capped.tasks}).tasks)  # paired with nothing
 
@@ -223,7 +233,9 @@ def test_the_oracle_solves_navigate_tasks_and_the_sanity_check_keeps_them(app: A
     for c in checks:
         assert c.kept, c.detail
         assert c.oracle is not None and len(c.oracle.moves) == 2 and c.end is not None
-        assert c.end["@screen"] == c.task.rule.all_of[0].screen  # type: ignore[union-attr]
+        goal = c.task.rule.all_of[0]  # type: ignore[union-attr]
+        ends = {x.screen for x in goal.any_of} if hasattr(goal, "any_of") else {goal.screen}
+        assert c.end["@screen"] in ends
         assert c.attack is not None and c.attack.rejected == c.attack.tried
 
 
@@ -260,11 +272,11 @@ def test_a_rule_that_only_says_where_not_to_end_is_gameable(app: AppSpec) -> Non
 
 def test_the_build_keeps_navigate_tasks_and_writes_their_verifiers(app: AppSpec) -> None:
     built = build_tasks(app)
-    assert built.summary.kinds.get("navigate") == 3
+    assert built.summary.kinds.get("navigate") == 4
     index = json.loads(built.files["tasks.json"])
     assert {e["id"]: e["category"] for e in index["tasks"] if e["kind"] == "navigate"} == {
         "navigate_about": "navigation", "navigate_privacy_policy": "navigation",
-        "navigate_licenses": "navigation"}
+        "navigate_licenses": "navigation", "navigate_help": "navigation"}
     verify = load_verifier(built.files["verifiers/navigate_about.py"])
     sim = Simulator(app)
     check = next(c for c in built.checks if c.task.id == "navigate_about")
