@@ -6,6 +6,8 @@ constant as good an explanation as the effect (a toggle, a counter), the episode
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from phoneworld.ir.app import (
@@ -15,6 +17,7 @@ from phoneworld.ir.app import (
 from phoneworld.ir.trace import Click, Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state import infer_state
+from phoneworld.state.sentences import Sentences
 from tests.compiler_support import (
     BUTTON, CHECKBOX, EDIT, LINEAR, RECYCLER, ROW_PITCH, ROW_TOP, TEXT, W, b, back, click,
     compile_app, episode, on_row, row_list, screen, tap, traces, type_, view,
@@ -259,3 +262,52 @@ def test_a_stepped_row_number_runs_in_the_simulator() -> None:
         sim.step(on_button(1, PLUS_X))
     assert [r["qty"] for r in sim.state["baskets"]] == [1, 6]
 
+
+CONFIRM = view(BUTTON, b(540, 1000, 1040, 1120), id="confirm", text="Remove", clickable=True)
+
+
+def confirm(title: str) -> Observation:
+    return screen(view(TEXT, b(40, 800, 1040, 920), id="message", text=f"Remove “{title}”?"),
+                  CONFIRM, activity=".DetailActivity")
+
+
+def test_a_sentence_around_the_opened_records_field_reads_the_selection() -> None:
+    compiled = compile_app(traces(
+        episode("e0", home("a", "b", "c"), on_row(1), detail("b"), tap(DELETE), confirm("b"),
+                back(), detail("b")),
+        episode("e1", home("a", "b", "c"), on_row(0), detail("a"), tap(DELETE), confirm("a")),
+    ))
+    binding = next(bd for bd in compiled.model.bindings if bd.widget == "message")
+    assert binding.text == Selected(collection="notes", field="title", fmt="Remove “{}”?")
+    assert "message" not in {v.name for v in compiled.model.variables}
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    sim.step(on_row(2))
+    sim.step(tap(DELETE))
+    assert "Remove “c”?" in sim.text()  # a record no recording opened the dialog on
+
+
+def test_a_sentence_seen_with_one_value_only_is_no_layout() -> None:
+    sentences = Sentences()
+    key = ("s02_confirm", "message")
+    for _ in range(2):
+        sentences.vote(key, "notes", "title", "b", "Remove “b”?")
+    assert sentences.bindings(Counter({key: 2})) == {}
+    sentences.vote(key, "notes", "title", "a", "Remove “a”?")
+    assert sentences.bindings(Counter({key: 3})) == {
+        key: Selected(collection="notes", field="title", fmt="Remove “{}”?")}
+    # a reading that the layout does not explain (no record open) keeps the widget a variable
+    assert sentences.bindings(Counter({key: 4})) == {}
+
+
+def test_a_field_one_types_into_is_not_bound_to_a_sentence() -> None:
+    def copy_editor(title: str) -> Observation:
+        return screen(view(EDIT, b(40, 200, 1040, 320), id="title_input", text=f"{title} copy"),
+                      activity=".EditorActivity")
+
+    model = compile_app(traces(
+        episode("e0", home("a", "b"), on_row(1), copy_editor("b")),
+        episode("e1", home("a", "b"), on_row(0), copy_editor("a")),
+    )).model
+    binding = next(bd for bd in model.bindings if bd.widget == "title_input")
+    assert binding.text == Var(name="title_input")
