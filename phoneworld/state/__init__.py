@@ -16,6 +16,7 @@ from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
 )
 from phoneworld.state.schema import Schema, discover
+from phoneworld.state.sentences import Sentences
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
     Tracked, below, entry_label, initial_state, navigation, track, transient_screens,
@@ -196,10 +197,12 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
 def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
                        tracked: list[list[Tracked]]) -> dict[tuple[str, str], Expr]:
     """Widgets that always show the selected record (a detail screen) read it directly: a text
-    field as is, or a flag field as one of two labels ("Done" / "Open")."""
+    field as is, a flag field as one of two labels ("Done" / "Open"), or, on a widget one cannot
+    type into, a text field inside a sentence ("Remove “{}”?")."""
     votes: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     labels: dict[tuple[str, str, str, str], dict[bool, set[str]]] = defaultdict(
         lambda: defaultdict(set))
+    sentences = Sentences()
     seen: Counter[tuple[str, str]] = Counter()
     exprs: dict[str, Expr] = {}
     for e, readings in enumerate(abstraction.readings):
@@ -222,11 +225,17 @@ def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstract
                             expr = Selected(collection=coll, field=f)
                             votes[(screen, wid)][expr.model_dump_json()] += 1
                             exprs[expr.model_dump_json()] = expr
+                        elif kind != "flag":
+                            sentences.vote((screen, wid), coll, f, rec.get(f), r.texts[wid])
     out: dict[tuple[str, str], Expr] = {}
     for key, counter in votes.items():
         best, n = counter.most_common(1)[0]
         if n == seen[key]:
             out[key] = exprs[best]
+    typed = {(s.id, n.wid) for s in abstraction.screens for n in s.root.walk() if n.editable}
+    for key, expr in sentences.bindings(seen).items():
+        if key not in out and key not in typed:
+            out[key] = expr
     for (screen, wid, coll, f), by_flag in sorted(labels.items()):
         on, off = by_flag.get(True, set()), by_flag.get(False, set())
         if (screen, wid) not in out and len(on) == 1 and len(off) == 1 and on != off:

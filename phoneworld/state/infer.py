@@ -176,6 +176,7 @@ def _record_candidates(schema: Schema, name: str, index: int, old: dict[str, Any
         targets.append("item")
     if selection(s.before, name, s.ctx) == index:
         targets.append("selected")
+    kinds = schema.variables[name].fields
     out: list[Effect] = []
     for target in targets:
         for f in sorted(k for k in new if new[k] != old.get(k)):
@@ -183,7 +184,14 @@ def _record_candidates(schema: Schema, name: str, index: int, old: dict[str, Any
             if isinstance(new[f], bool) and old.get(f) == (not new[f]):
                 out.append(ToggleEffect(ref=ref))
             out += [SetEffect(ref=ref, value=e) for e in _sources(schema, new[f], s)]
+            # a stepper in a row (+ / −) counts the record's number, as a plain counter's does
+            if kinds.get(f, ("", ""))[0] == "number" and _ints(old.get(f), new[f]):
+                out.append(AddEffect(ref=ref, delta=new[f] - old[f]))
     return out
+
+
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
 def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample]) -> list[Guard]:

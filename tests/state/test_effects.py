@@ -6,17 +6,21 @@ constant as good an explanation as the effect (a toggle, a counter), the episode
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from phoneworld.ir.app import (
     AddEffect, AppendEffect, Input, ItemField, Lit, RecordRef, RemoveEffect, Selected, SelectEffect,
     SetEffect, ToggleEffect, Var, VarRef,
 )
-from phoneworld.ir.trace import Observation
+from phoneworld.ir.trace import Click, Observation
+from phoneworld.runtime.sim import Simulator
 from phoneworld.state import infer_state
+from phoneworld.state.sentences import Sentences
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, EDIT, TEXT, W, b, back, click, compile_app, episode, on_row, row_list,
-    screen, tap, traces, type_, view,
+    BUTTON, CHECKBOX, EDIT, LINEAR, RECYCLER, ROW_PITCH, ROW_TOP, TEXT, W, b, back, click,
+    compile_app, episode, on_row, row_list, screen, tap, traces, type_, view,
 )
 from tests.state.notes import ADD, DELETE, detail, editor, home, rule_for
 
@@ -197,3 +201,113 @@ def test_a_typed_field_is_not_bound_to_the_selected_record() -> None:
     )).model
     assert rule_for(model, "s01_editor", "type", "title_input").effects == (
         SetEffect(ref=VarRef(name="title_input"), value=Input()),)
+
+
+def basket(*rows: tuple[str, int]) -> Observation:
+    """A list of (item, quantity) rows, each with − and + buttons either side of its quantity."""
+    views = []
+    for k, (title, qty) in enumerate(rows):
+        y = ROW_TOP + k * ROW_PITCH
+        views.append(view(LINEAR, b(0, y, W, y + ROW_PITCH),
+                          view(TEXT, b(40, y + 20, 500, y + 180), id="title", text=title),
+                          view(BUTTON, b(560, y + 40, 680, y + 160), id="minus", text="−",
+                               clickable=True),
+                          view(TEXT, b(700, y + 40, 800, y + 160), id="qty", text=str(qty)),
+                          view(BUTTON, b(820, y + 40, 940, y + 160), id="plus", text="+",
+                               clickable=True),
+                          id="row"))
+    return screen(view(RECYCLER, b(0, ROW_TOP, W, 1600), *views, id="baskets", scrollable=True))
+
+
+def on_button(k: int, x: int) -> Click:
+    return Click(x=x, y=ROW_TOP + k * ROW_PITCH + ROW_PITCH // 2)
+
+
+PLUS_X, MINUS_X = 880, 620
+QTY = RecordRef(collection="baskets", target="item", field="qty")
+
+
+def test_a_stepper_in_a_row_adds_to_that_records_number() -> None:
+    model = compile_app(traces(episode(
+        "e0", basket(("eggs", 1), ("milk", 3)), on_button(0, PLUS_X),
+        basket(("eggs", 2), ("milk", 3)), on_button(1, PLUS_X), basket(("eggs", 2), ("milk", 4)),
+        on_button(1, MINUS_X), basket(("eggs", 2), ("milk", 3)), on_button(0, MINUS_X),
+        basket(("eggs", 1), ("milk", 3)),
+    ))).model
+    basket_var = next(v for v in model.variables if v.name == "baskets")
+    assert [(f.name, f.kind) for f in basket_var.fields] == [("qty", "number"), ("title", "text")]
+    assert rule_for(model, "s00_main", "click", "plus").effects == (AddEffect(ref=QTY, delta=1),)
+    assert rule_for(model, "s00_main", "click", "minus").effects == (
+        AddEffect(ref=QTY, delta=-1),)
+
+
+def test_a_row_button_that_sets_one_number_from_any_is_a_set_not_a_step() -> None:
+    # "−" took 3 and 5 to 0: a literal explains both steps, a step of −3 only the first
+    model = compile_app(traces(episode(
+        "e0", basket(("eggs", 3), ("milk", 5)), on_button(0, MINUS_X),
+        basket(("eggs", 0), ("milk", 5)), on_button(1, MINUS_X), basket(("eggs", 0), ("milk", 0)),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "minus").effects == (
+        SetEffect(ref=QTY, value=Lit(value=0)),)
+
+
+def test_a_stepped_row_number_runs_in_the_simulator() -> None:
+    compiled = compile_app(traces(episode(
+        "e0", basket(("eggs", 1), ("milk", 3)), on_button(0, PLUS_X),
+        basket(("eggs", 2), ("milk", 3)), on_button(1, PLUS_X), basket(("eggs", 2), ("milk", 4)),
+    )))
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    for _ in range(3):
+        sim.step(on_button(1, PLUS_X))
+    assert [r["qty"] for r in sim.state["baskets"]] == [1, 6]
+
+
+CONFIRM = view(BUTTON, b(540, 1000, 1040, 1120), id="confirm", text="Remove", clickable=True)
+
+
+def confirm(title: str) -> Observation:
+    return screen(view(TEXT, b(40, 800, 1040, 920), id="message", text=f"Remove “{title}”?"),
+                  CONFIRM, activity=".DetailActivity")
+
+
+def test_a_sentence_around_the_opened_records_field_reads_the_selection() -> None:
+    compiled = compile_app(traces(
+        episode("e0", home("a", "b", "c"), on_row(1), detail("b"), tap(DELETE), confirm("b"),
+                back(), detail("b")),
+        episode("e1", home("a", "b", "c"), on_row(0), detail("a"), tap(DELETE), confirm("a")),
+    ))
+    binding = next(bd for bd in compiled.model.bindings if bd.widget == "message")
+    assert binding.text == Selected(collection="notes", field="title", fmt="Remove “{}”?")
+    assert "message" not in {v.name for v in compiled.model.variables}
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    sim.step(on_row(2))
+    sim.step(tap(DELETE))
+    assert "Remove “c”?" in sim.text()  # a record no recording opened the dialog on
+
+
+def test_a_sentence_seen_with_one_value_only_is_no_layout() -> None:
+    sentences = Sentences()
+    key = ("s02_confirm", "message")
+    for _ in range(2):
+        sentences.vote(key, "notes", "title", "b", "Remove “b”?")
+    assert sentences.bindings(Counter({key: 2})) == {}
+    sentences.vote(key, "notes", "title", "a", "Remove “a”?")
+    assert sentences.bindings(Counter({key: 3})) == {
+        key: Selected(collection="notes", field="title", fmt="Remove “{}”?")}
+    # a reading that the layout does not explain (no record open) keeps the widget a variable
+    assert sentences.bindings(Counter({key: 4})) == {}
+
+
+def test_a_field_one_types_into_is_not_bound_to_a_sentence() -> None:
+    def copy_editor(title: str) -> Observation:
+        return screen(view(EDIT, b(40, 200, 1040, 320), id="title_input", text=f"{title} copy"),
+                      activity=".EditorActivity")
+
+    model = compile_app(traces(
+        episode("e0", home("a", "b"), on_row(1), copy_editor("b")),
+        episode("e1", home("a", "b"), on_row(0), copy_editor("a")),
+    )).model
+    binding = next(bd for bd in model.bindings if bd.widget == "title_input")
+    assert binding.text == Var(name="title_input")
