@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from phoneworld.ir.trace import Episode
 from phoneworld.state import prepare
-from tests.compiler_support import TEXT, W, b, compile_app, episode, on_row, screen, traces, view
+from tests.compiler_support import (
+    TEXT, W, b, back, compile_app, episode, on_row, row_list, screen, traces, view,
+)
 from tests.state.notes import home
 
 
@@ -42,3 +44,13 @@ def test_a_new_session_keeps_the_records_the_one_before_ended_with() -> None:
     compiled = compile_app(traces(*two_parts(None)))
     _, tracked = prepare(compiled.abstraction, compiled.graph)
     assert [r["title"] for r in tracked[1][0].state["notes"]] == ["a", "b"]
+
+
+def test_a_list_that_never_changes_is_there_from_the_start() -> None:
+    # a menu's entries, the same in every reading: before the first visit the app has them too,
+    # so opening it is no append of records
+    menu = screen(row_list("Edit", "Delete", list_id="menu"), activity=".MenuActivity")
+    compiled = compile_app(traces(episode("run#1", detail(), back(), menu)))
+    _, tracked = prepare(compiled.abstraction, compiled.graph)
+    assert [r["title"] for r in tracked[0][0].state["menu_items"]] == ["Edit", "Delete"]
+    assert not any(r.effects for r in compiled.model.rules)
