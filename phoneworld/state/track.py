@@ -5,7 +5,7 @@ variable wins), plus what the screens cannot show: which list record was opened 
 the current screen was entered, and the screen stack. An episode that follows another (a recording
 cut by a gap, a lost state file or a visit to another app) starts from where that one ended; one
 that follows none (a new session) starts with the records and switches the one before it ended
-with, and the first one with the lists that never change (a menu's entries). Teacher-forced replay starts every step from
+with, and the first one with each list as first shown (as the reset state has it). Teacher-forced replay starts every step from
 this state; effect inference compares it with the state after the step.
 """
 
@@ -110,14 +110,14 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     by_step = {(s.episode, s.step): s for s in graph.steps}
     follows = abstraction.follows or (None,) * len(abstraction.readings)
     out: list[list[Tracked]] = []
-    fixed = fixed_lists(schema, abstraction)
+    first = first_lists(schema, abstraction)
     for e, readings in enumerate(abstraction.readings):
         before = out[follows[e]][-1] if follows[e] is not None else (
             outside[e] if e < len(outside) else None)
         if before is None and e > 0:
             before = _next_session(schema, out[e - 1][-1])
-        if before is None and fixed:
-            before = Tracked({**defaults(schema), **copy.deepcopy(fixed)}, ())
+        if before is None and first:
+            before = Tracked({**defaults(schema), **copy.deepcopy(first)}, ())
         state, stack = _start(schema, before, readings[0].screen)
         state.update(schema.values(readings[0]))
         episode = [Tracked(copy.deepcopy(state), stack)]
@@ -133,17 +133,17 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     return out
 
 
-def fixed_lists(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
-    """Lists that show the same records in every reading (a popup menu's entries, a share
-    sheet's targets): part of the app, there from the start, not data a session adds."""
-    seen: dict[str, list[Any]] = {}
+def first_lists(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
+    """Each list as it was first shown, as the reset state has it (`initial_state`): what the
+    first session starts with, so that first seeing a list (a menu's entries, a dashboard's
+    tiles, the records already there) is no append of records."""
+    first: dict[str, Any] = {}
     for readings in abstraction.readings:
         for reading in readings:
             for name, value in schema.values(reading).items():
-                if schema.variables[name].kind == "collection":
-                    seen.setdefault(name, []).append(value)
-    return {name: values[0] for name, values in seen.items()
-            if values[0] and all(v == values[0] for v in values)}
+                if schema.variables[name].kind == "collection" and name not in first:
+                    first[name] = value
+    return {name: value for name, value in first.items() if value}
 
 
 PERSISTENT = ("collection", "flag")  # what an app keeps between sessions: records, switches

@@ -46,9 +46,9 @@ def test_a_new_session_keeps_the_records_the_one_before_ended_with() -> None:
     assert [r["title"] for r in tracked[1][0].state["notes"]] == ["a", "b"]
 
 
-def test_a_list_that_never_changes_is_there_from_the_start() -> None:
-    # a menu's entries, the same in every reading: before the first visit the app has them too,
-    # so opening it is no append of records
+def test_the_first_session_starts_with_each_list_as_first_shown() -> None:
+    # a menu's entries: before the first visit the app has them too, so opening it is no append
+    # of records
     menu = screen(row_list("Edit", "Delete", list_id="menu"), activity=".MenuActivity")
     compiled = compile_app(traces(episode("run#1", detail(), back(), menu)))
     _, tracked = prepare(compiled.abstraction, compiled.graph)
