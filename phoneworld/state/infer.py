@@ -20,9 +20,9 @@ from phoneworld.ir.app import (
     Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.graph import ObservedStep
+from phoneworld.runtime.semantics import hit_record
 from phoneworld.state.effects import Context, apply, holds, selection
 from phoneworld.state.schema import Schema
-from phoneworld.runtime.semantics import hit_record
 
 _SCALARS = ("text", "number", "flag")
 

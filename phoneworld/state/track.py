@@ -137,13 +137,8 @@ def first_lists(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
     """Each list as it was first shown, as the reset state has it (`initial_state`): what the
     first session starts with, so that first seeing a list (a menu's entries, a dashboard's
     tiles, the records already there) is no append of records."""
-    first: dict[str, Any] = {}
-    for readings in abstraction.readings:
-        for reading in readings:
-            for name, value in schema.values(reading).items():
-                if schema.variables[name].kind == "collection" and name not in first:
-                    first[name] = value
-    return {name: value for name, value in first.items() if value}
+    return {name: value for name, value in initial_state(schema, abstraction).items()
+            if schema.variables[name].kind == "collection" and value}
 
 
 PERSISTENT = ("collection", "flag")  # what an app keeps between sessions: records, switches
