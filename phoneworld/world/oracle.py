@@ -185,7 +185,12 @@ class _Search:
                 child = _Node(w.snapshot(), node, move, node.depth + 1)
                 yield child, _path(child) if verify(w.peek(), params, None).passed else None
 
-        return search_shorter(root, children, lambda n: n.snap.state, lambda: len(seen), found,
+        def state_of(node: _Node) -> dict[str, Any]:
+            # `unseen` restores its node before each next move, so moving the world here is safe
+            w.restore(node.snap)
+            return dict(w.peek())
+
+        return search_shorter(root, children, state_of, lambda: len(seen), found,
                               self.config.max_cheaper, judge)
 
     def run(self) -> OracleResult:

@@ -177,3 +177,22 @@ def test_a_world_screen_is_named_with_its_package(schema, tmp_path) -> None:  # 
     d = info.value.diagnostics[0]
     assert (d.code, d.source.line) == ("PW304", 6)
     assert f"did you mean '{NOTES}:s03_settings'" in d.message
+
+
+def test_a_world_search_given_a_longer_solution_finds_the_shorter_one(checks) -> None:  # type: ignore[no-untyped-def]
+    """Where a path shorter than the solution passes, the world's cheaper search judges its end
+    state (read off the world: a snapshot holds no state of its own) and reports it."""
+    from dataclasses import replace
+
+    from phoneworld.tasks.oracle import Move
+    from phoneworld.tasks.sanity import changes
+    from phoneworld.world.oracle import WORLD_ORACLE, search_cheaper
+
+    world, schema, cs = checks
+    c = min((c for c in cs if c.kept), key=lambda c: len(c.oracle.moves))
+    padded = replace(c.oracle, moves=c.oracle.moves + (Move("back"),))
+    start = dict(c.instance.state)
+    found = search_cheaper(world, schema, c.instance, c.verifier, padded,
+                           lambda state: changes(start, state, frozenset()),
+                           replace(WORLD_ORACLE, max_cheaper=20_000))
+    assert found.shorter is not None and len(found.shorter) <= len(c.oracle.moves)
