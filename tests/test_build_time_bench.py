@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from phoneworld.pipeline import check
+from tests.bench_support import load_bench
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "traces"
@@ -16,12 +15,7 @@ EXAMPLE = REPO / "examples" / "traces"
 
 @pytest.fixture(scope="module")
 def bench():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_time_bench", REPO / "bench" / "build_time.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("build_time")
 
 
 def test_repeated_sessions_reach_the_step_count(bench) -> None:  # type: ignore[no-untyped-def]

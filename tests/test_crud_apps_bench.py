@@ -3,28 +3,19 @@ recording passes `phoneworld check` (the real ingest path). No fidelity figures 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from phoneworld.pipeline import check
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.bench_support import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    path = REPO / "bench" / "crud_apps.py"
-    spec = importlib.util.spec_from_file_location("crud_apps_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("crud_apps")
 
 
 def _files(root: Path) -> dict[str, bytes]:

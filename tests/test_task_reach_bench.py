@@ -3,28 +3,19 @@ in to them."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.bench_support import load_bench
 from tests.compiler_support import BUTTON, TEXT, b, compile_app, episode, screen, tap, traces, view
 
-REPO = Path(__file__).resolve().parents[1]
 GO = view(BUTTON, b(40, 1700, 1040, 1820), id="go", text="Go", clickable=True)
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    path = REPO / "bench" / "task_reach.py"
-    spec = importlib.util.spec_from_file_location("task_reach_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("task_reach")
 
 
 def page(title: str, activity: str) -> Any:

@@ -7,8 +7,9 @@ seen with one item or none still collapses to the same shape as when it had many
 container (RecyclerView, ListView, ...) is a list even when no observation shows two like items.
 The rows of a list-class container that share their class and resource id are its items even
 where some show an optional child (a badge, a subtitle) and others do not: one item template holds
-the fullest row. A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word game's answer slots)
-has one shape whatever how many of them are shown: the app shows as many as its data needs.
+the fullest row. A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word
+game's answer slots) has one shape however many of them are shown: the app shows as many as its
+data needs.
 """
 
 from __future__ import annotations
@@ -147,13 +148,14 @@ def numbered_pool(kids: tuple[ViewNode, ...]) -> tuple[str, str] | None:
     the app shows as many of as its data needs, so how many are shown is content, not layout."""
     if len(kids) < 2 or any(k.children or k.cls != kids[0].cls for k in kids):
         return None
-    stems = [_NUMBERED.match(k.resource_id) for k in kids]
-    if any(m is None for m in stems):
+    found = [_NUMBERED.match(k.resource_id) for k in kids]
+    matches = [m for m in found if m is not None]
+    if len(matches) != len(kids) or len({m.group(1) for m in matches}) != 1:
         return None
-    numbers = [int(m.group(2)) for m in stems if m]
-    if len({m.group(1) for m in stems if m}) != 1 or numbers != list(range(numbers[0], numbers[0] + len(kids))):
+    first = int(matches[0].group(2))
+    if [int(m.group(2)) for m in matches] != list(range(first, first + len(kids))):
         return None
-    return kids[0].cls, stems[0].group(1) if stems[0] else ""
+    return kids[0].cls, matches[0].group(1)
 
 
 def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:

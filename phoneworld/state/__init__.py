@@ -145,7 +145,8 @@ def _majority(samples: list[Sample]) -> str:
     """The screen most of `samples` go to. Ties go to an outcome where the step did something (a
     tap that changed nothing may not have been taken), then to the greatest id."""
     counts = Counter(s.step.next_screen for s in samples)
-    took = {s.step.next_screen for s in samples if s.step.changed or s.step.next_screen != s.step.screen}
+    took = {s.step.next_screen for s in samples
+            if s.step.changed or s.step.next_screen != s.step.screen}
     return max(counts.items(), key=lambda kv: (kv[1], kv[0] in took, kv[0]))[0]
 
 

@@ -5,8 +5,9 @@ variable wins), plus what the screens cannot show: which list record was opened 
 the current screen was entered, and the screen stack. An episode that follows another (a recording
 cut by a gap, a lost state file or a visit to another app) starts from where that one ended; one
 that follows none (a new session) starts with the records and switches the one before it ended
-with, and the first one with each list as first shown (as the reset state has it). Teacher-forced replay starts every step from
-this state; effect inference compares it with the state after the step.
+with, and the first one with each list as first shown (as the reset state has it).
+Teacher-forced replay starts every step from this state; effect inference compares it with the
+state after the step.
 """
 
 from __future__ import annotations
