@@ -62,14 +62,16 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     children: tuple[TemplateNode, ...] = ()
     item = None
     pitch = max_visible = 0
-    if item_shape is not None:
-        items = [c for p in peers for c in visible_children(p) if index.shape(c, anchor) == item_shape]
-        if items:
-            # rows with optional children: the template is the row that shows the most
-            first = max(items, key=_size) if anchor in index.rows else items[0]
-            item = _build(index, first, anchor, names, items)
-            pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
-    else:
+    items = [] if item_shape is None else [
+        c for p in peers for c in visible_children(p) if index.shape(c, anchor) == item_shape]
+    if items:
+        # rows with optional children: the template is the row that shows the most
+        first = max(items, key=_size) if anchor in index.rows else items[0]
+        item = _build(index, first, anchor, names, items)
+        pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
+    elif item_shape is None or any(visible_children(p) for p in peers):
+        # (a container at a list's place on another screen, none of whose children is such an
+        # item, as in an app without resource ids: its children are its structure)
         if numbered_pool(visible_children(node)) is not None:
             # a pool of numbered views: every view any observation showed is a widget
             node = max(peers, key=lambda p: len(visible_children(p)))

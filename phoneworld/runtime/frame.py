@@ -190,14 +190,18 @@ def build_frame(
 
 def dispatch(node: RNode, x: float, y: float, accept: Callable[[RNode], bool]) -> RNode | None:
     """Android-style touch dispatch: children topmost (last) first, depth first; the first node
-    containing the point that `accept`s the event handles it, else the event bubbles to the parent."""
-    if not (node.x1 <= x < node.x2 and node.y1 <= y < node.y2):
+    containing the point that `accept`s the event handles it, else the event bubbles to the parent.
+    A child is tried even where the point is outside its parent: dumps place views outside their
+    parents' bounds (a WebView's popup menu under a short toolbar, a dialog's buttons below its
+    panel), and a recorded tap on one landed there (the graph pass's flat hit test agrees)."""
+    inside = node.x1 <= x < node.x2 and node.y1 <= y < node.y2
+    if not inside and not node.c.spills:
         return None
     for ch in reversed(node.children):
         got = dispatch(ch, x, y, accept)
         if got is not None:
             return got
-    return node if accept(node) else None
+    return node if inside and accept(node) else None
 
 
 def first_list(n: RNode) -> RNode | None:

@@ -76,6 +76,7 @@ class CNode:
     lf2: str = ""
     lf3: str = ""
     dynamic: bool = True  # the subtree depends on state or focus
+    spills: bool = False  # a view under it may lie outside its bounds (touch dispatch descends)
     shared: RNode | None = None
     shared_nodes: list[RNode] = field(default_factory=list)
 
@@ -181,10 +182,20 @@ class TreeCompiler:
             n.static_text is None or n.static_checked is None or lst is not None or n.editable
             or in_list or any(c.dynamic for c in children)
         )
+        n.spills = any(c.spills or not _within(c, n) for c in children) or (
+            lst is not None and (lst.item.spills or not _within(
+                lst.item, n, (max(1, lst.max_visible) - 1) * lst.pitch)))
         _xml_runs(w, n, self.package)
         _line_pieces(n)
         self.nodes[w.wid] = n
         return n
+
+
+def _within(inner: CNode, outer: CNode, below: int = 0) -> bool:
+    """Whether `inner` (and, `below`: as far again lower down, a list's last shown row) lies in
+    `outer`'s bounds."""
+    return (outer.x1 <= inner.x1 and inner.x2 <= outer.x2 and outer.y1 <= inner.y1
+            and inner.y2 + below <= outer.y2)
 
 
 def _row_traits(item: CNode) -> tuple[bool, bool]:

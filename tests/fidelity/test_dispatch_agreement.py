@@ -67,3 +67,18 @@ def test_a_scroll_on_a_plain_list_inside_a_scroll_view_reaches_the_scroll_view()
         episode("more", form("a", "b", "c"), Scroll(direction="up", x=500, y=500), terms),
     ))
     assert matches(compiled) == [("more", 0, True)]
+
+
+def test_a_tap_on_a_view_drawn_outside_its_parent_reaches_that_view() -> None:
+    # A WebView's popup menu, dumped as children of the short toolbar that opened it: its items
+    # lie below the toolbar's bounds, and a recorded tap on one chose it.
+    item = view(BUTTON, b(600, 400, W, 500), id="menu_delete", text="Delete", clickable=True)
+    toolbar = view(LINEAR, b(0, 0, W, 200),
+                   view(BUTTON, b(900, 50, W, 150), id="more", desc="More", clickable=True),
+                   item, id="toolbar")
+    page = screen(view(TEXT, b(0, 200, W, 1600), id="body", text="Location history"), toolbar)
+    gone = screen(view(TEXT, b(0, 0, W, 200), id="done", text="History deleted"),
+                  activity=".DoneActivity")
+    compiled = compile_app(traces(episode("delete", page, tap(item), gone)))
+    assert compiled.graph.steps[0].widget == "menu_delete"
+    assert matches(compiled) == [("delete", 0, True)]

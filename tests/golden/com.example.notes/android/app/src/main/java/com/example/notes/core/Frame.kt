@@ -71,14 +71,15 @@ class Renderer(
 /**
  * Android-style touch dispatch: children topmost (last) first, depth first; the first node
  * containing the point that accepts the event handles it, else the event bubbles to the parent.
+ * A child is tried even where the point is outside its parent: recordings place views outside
+ * their parents' bounds (a WebView's popup menu under a short toolbar), and a tap there chose it.
  */
 fun dispatch(node: Node, x: Int, y: Int, accept: (Node) -> Boolean): Node? {
-    if (!node.contains(x, y)) return null
     for (i in node.children.indices.reversed()) {
         val got = dispatch(node.children[i], x, y, accept)
         if (got != null) return got
     }
-    return if (accept(node)) node else null
+    return if (node.contains(x, y) && accept(node)) node else null
 }
 
 /** The first list node under `n` in document order. */
