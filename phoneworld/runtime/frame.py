@@ -117,7 +117,7 @@ class _Builder:
             raw = eval_expr(self.app, self.state, c.text, rec)
             text = sanitize(fmt_text(raw, c.text[3]))
             if c.password:
-                text = "\u2022" * len(text)
+                text = masked(text)
         checked = c.static_checked
         if checked is None:
             checked = truthy(eval_expr(self.app, self.state, c.checked, rec))
@@ -186,6 +186,18 @@ def build_frame(
     b = _Builder(app, state, {wid: o for (wid, _, _), o in zip(screen.lists, offsets, strict=True)}, focus)
     root = b.node(screen.root, None, None, None, 0, 0)
     return Frame(screen, root, b.nodes)
+
+
+# What a password field shows for each character: Android's bullet. A text already made of mask
+# characters is what a recording showed (a masked value, or a placeholder such as "●●●●●●●●"
+# that the field shows while empty) and is shown as it is.
+BULLET = "\u2022"
+MASKS = frozenset("\u2022\u25cf*")
+
+
+def masked(text: str) -> str:
+    """A password field's text as the field shows it."""
+    return "".join(ch if ch in MASKS else BULLET for ch in text)
 
 
 def dispatch(node: RNode, x: float, y: float, accept: Callable[[RNode], bool]) -> RNode | None:

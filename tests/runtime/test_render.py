@@ -121,6 +121,19 @@ def test_password_fields_show_bullets(app: AppSpec) -> None:
     assert 'text="\u2022\u2022\u2022\u2022\u2022\u2022\u2022"' in sim.xml() and "hunter2" not in sim.xml()
 
 
+def test_a_password_field_shows_a_recorded_mask_as_it_is(app: AppSpec) -> None:
+    # The recording read the field's display text: its placeholder while empty ("●●●●●●●●", not
+    # Android's bullets) or a masked value; typed characters are masked, mask characters kept.
+    pw = Widget(wid="pw", cls="android.widget.EditText", editable=True, password=True,
+                text=Var(name="secret"), bounds=B(0, 0, 1080, 100))
+    spec = mini_app({"a": [pw]}, [], (StateVar(name="secret", kind="text"),),
+                    initial={"secret": "●●●●"})
+    sim = Simulator(spec)
+    assert 'text="●●●●"' in sim.xml()
+    sim.set_position("a", {"secret": "••x"})
+    assert 'text="•••"' in sim.xml()
+
+
 def test_text_form_lines_and_ids(app: AppSpec) -> None:
     sim = Simulator(app)
     lines = sim.text().split("\n")

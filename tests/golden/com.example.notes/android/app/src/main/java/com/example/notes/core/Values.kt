@@ -173,11 +173,16 @@ object Values {
             (cp in 0x86..0x9F) || (cp in 0xD800..0xDFFF) || (cp in 0xFDD0..0xFDDF) ||
             cp == 0xFFFE || cp == 0xFFFF
 
-    /** A password field shows one bullet per code point. */
+    /** A password field shows one bullet per code point; mask characters (a recorded masked
+     *  value, a "●●●●" placeholder) are shown as they are. */
     fun bullets(s: String): String {
-        val n = s.codePointCount(0, s.length)
-        val out = StringBuilder(n)
-        for (k in 0 until n) out.append('\u2022')
+        val out = StringBuilder(s.length)
+        var i = 0
+        while (i < s.length) {
+            val cp = s.codePointAt(i)
+            if (cp == 0x2022 || cp == 0x25CF || cp == 0x2A) out.appendCodePoint(cp) else out.append('\u2022')
+            i += Character.charCount(cp)
+        }
         return out.toString()
     }
 }
