@@ -4,7 +4,10 @@ A screen's identity is its activity and the shape of its view tree: class, resou
 content-desc and layout position of every node, ignoring texts, checked flags and bounds (two
 activities with one layout, say a quiz's "correct" and "wrong" pages, are two screens). Repeated siblings under a list
 container collapse into one item template, so list lengths and scroll positions do not split a
-screen, and so does a pool of numbered views (`letter1`, `letter2`, ...) however many it shows. Observations of one shape align node for node, which gives widget identity across visits.
+screen, and so does a pool of numbered views (`letter1`, `letter2`, ...) however many it shows. Ad
+slots (`shape.is_ad`: a banner an ad SDK fills, or the app's own advert in its place) are left out:
+they change as ads load, whatever the user does. Observations of one shape align node for node,
+which gives widget identity across visits.
 """
 
 from __future__ import annotations

@@ -33,14 +33,38 @@ def anchor_key(node: ViewNode, parent_anchor: str) -> str:
 _VISIBLE: dict[int, tuple[ViewNode, tuple[ViewNode, ...]]] = {}
 
 
+# Ad slots: a banner an ad SDK fills, or the app's own advert in its place, comes and goes as ads
+# load and rotate, whatever the user does; it is neither the screen's identity nor its content.
+# A container is one when its class is an ad SDK's view (`com.google.android.gms.ads.AdView`,
+# `NativeAdView`, ...) or a word of its resource id names an ad (`adView`, `ad_container`,
+# `flAdmob`, `flCustomAdvert`); widgets (a "Remove ads" button, an "Ad" badge) are not.
+AD_WORDS = frozenset({"ad", "ads", "admob", "adview", "advert", "adverts", "advertisement",
+                      "adcontainer", "adlayout", "adbanner"})
+_WIDGETS = ("Button", "TextView", "CheckBox", "Switch", "EditText", "ImageButton", "ImageView",
+            "RadioButton", "ToggleButton", "CheckedTextView", "SeekBar", "Spinner")
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def is_ad(node: ViewNode) -> bool:
+    """Whether `node` is an ad slot (see AD_WORDS): a container, never a widget."""
+    short = node.cls.rsplit(".", 1)[-1]
+    if short.endswith(_WIDGETS):
+        return False
+    if short.endswith("AdView"):
+        return True
+    entry = node.resource_id.rsplit("/", 1)[-1]
+    return bool(entry) and any(w.lower() in AD_WORDS for w in _WORD.findall(entry))
+
+
 def visible_children(node: ViewNode) -> tuple[ViewNode, ...]:
-    """Children that take space on screen; zero-area views are not part of the structure."""
+    """Children that take space on screen; zero-area views and ad slots are not part of the
+    structure."""
     # Memoised on identity (the node is kept in the value so its id cannot be reused).
     hit = _VISIBLE.get(id(node))
     if hit is not None and hit[0] is node:
         return hit[1]
-    kids = tuple(c for c in node.children if c.children or (
-        c.bounds.x2 > c.bounds.x1 and c.bounds.y2 > c.bounds.y1))
+    kids = tuple(c for c in node.children if (c.children or (
+        c.bounds.x2 > c.bounds.x1 and c.bounds.y2 > c.bounds.y1)) and not is_ad(c))
     if len(_VISIBLE) > 500_000:
         _VISIBLE.clear()
     _VISIBLE[id(node)] = (node, kids)
@@ -190,17 +214,31 @@ _KEYS: dict[int, tuple[ViewNode, frozenset[ContentKey]]] = {}
 
 def content_keys(root: ViewNode) -> frozenset[ContentKey]:
     """The visible content of a screen as a set of (class, resource-id, text, content-desc,
-    checked): the last is "on" or "off" for a checkable view (a ticked box is content), else ""."""
+    checked): the last is "on" or "off" for a checkable view (a ticked box is content), else "".
+    Ad slots (`is_ad`) are no content: what they show changes as ads load."""
     hit = _KEYS.get(id(root))
     if hit is not None and hit[0] is root:
         return hit[1]
     keys = frozenset(
         (n.cls, n.resource_id, n.text, n.content_desc,
          ("on" if n.checked else "off") if n.checkable else "")
-        for n in root.walk()
+        for n in _content_nodes(root)
         if n.bounds.area > 0
     )
     if len(_KEYS) > 100_000:
         _KEYS.clear()
     _KEYS[id(root)] = (root, keys)
     return keys
+
+
+def _content_nodes(root: ViewNode) -> list[ViewNode]:
+    """Every node of the tree but those in ad slots (`is_ad`)."""
+    out: list[ViewNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if is_ad(node):
+            continue
+        out.append(node)
+        stack.extend(node.children)
+    return out

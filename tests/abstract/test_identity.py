@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from phoneworld.abstract import abstract, read
+from phoneworld.abstract.shape import content_keys, is_ad
 from phoneworld.ir.screens import Abstraction
 from phoneworld.ir.trace import Observation, ViewNode
 from tests.compiler_support import (
@@ -226,3 +227,43 @@ def test_a_recycler_view_of_unlike_children_is_a_page_not_a_list() -> None:
 def test_a_recycler_view_seen_with_one_item_at_most_is_one_screen_whatever_its_count() -> None:
     assert len(visits(screen(header(), row_list()), screen(header(), row_list("a")),
                       screen(header(), row_list())).screens) == 1
+
+
+FRAME_CLS = "android.widget.FrameLayout"
+
+
+def with_ad(slot: ViewNode | None) -> Observation:
+    page = view(LINEAR, b(0, 150, W, 1600), add_button(), id="page")
+    return screen(header(), page, *([slot] if slot is not None else []))
+
+
+def test_an_ad_slot_is_neither_the_screen_nor_its_content() -> None:
+    # The banner an ad SDK fills, the app's own advert in its place, or nothing, as ads load:
+    # one screen, and the ad's views are no content a step changes.
+    admob = view(FRAME_CLS, b(0, 1600, W, 1750),
+                 view("com.google.android.gms.ads.AdView", b(0, 1600, W, 1750),
+                      view("android.webkit.WebView", b(0, 1600, W, 1750))), id="flAdmob")
+    advert = view(FRAME_CLS, b(0, 1600, W, 1750),
+                  view(LINEAR, b(0, 1600, W, 1750),
+                       view(TEXT, b(40, 1620, 400, 1700), text="PRO"),
+                       view(TEXT, b(500, 1620, 900, 1700), text="Buy")), id="flCustomAdvert")
+    bare = view("android.widget.RelativeLayout", b(0, 1600, W, 1750), id="theAdView")
+    abstraction = visits(with_ad(admob), with_ad(advert), with_ad(bare), with_ad(None))
+    assert len(set(screen_ids(abstraction))) == 1
+    assert content_keys(with_ad(advert).root) == content_keys(with_ad(None).root)
+    (main,) = abstraction.screens
+    assert not [n for n in main.root.walk() if n.text in ("PRO", "Buy")]
+
+
+@pytest.mark.parametrize("node, ad", [
+    (view("com.google.android.gms.ads.nativead.NativeAdView", b(0, 0, W, 300)), True),
+    (view(FRAME_CLS, b(0, 0, W, 300), id="ad_container"), True),
+    (view(LINEAR, b(0, 0, W, 300), id="bannerAdLayout"), True),
+    (view(BUTTON, b(0, 0, W, 300), id="remove_ads", text="Remove ads"), False),
+    (view(TEXT, b(0, 0, W, 300), id="ad_badge", text="Ad"), False),
+    (view(LINEAR, b(0, 0, W, 300), id="dialpad_key"), False),
+    (view(LINEAR, b(0, 0, W, 300), id="header_title"), False),
+    (view(LINEAR, b(0, 0, W, 300), id="loadMore"), False),
+])
+def test_ad_slots_are_containers_named_or_classed_as_ads(node: ViewNode, ad: bool) -> None:
+    assert is_ad(node) is ad
