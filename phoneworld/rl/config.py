@@ -236,8 +236,27 @@ def _build(tp: Any, value: Any, where: str) -> Any:
         if value is None:
             return None
         return _build(args[0], value, where) if len(args) == 1 else value
-    if tp is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
+    return _scalar(tp, value, where)
+
+
+def _scalar(tp: Any, value: Any, where: str) -> Any:
+    """A YAML scalar as the field's type: ints as floats, "1e-5" (which YAML 1.1 reads as a
+    string) as a float, numbers as strings; anything else of the wrong type is a ConfigError."""
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise ConfigError(f"{where} must be a number, got {value!r}")
+    if tp is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ConfigError(f"{where} must be a whole number, got {value!r}")
+    if tp is bool and not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    if tp is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     return value
 
 

@@ -37,6 +37,20 @@ def test_bad_configs_say_the_fix(data: dict, needle: str) -> None:
         load_config(GRPOConfig, None, data)
 
 
+def test_set_values_take_the_field_type_or_say_what_is_wrong() -> None:
+    from phoneworld.rl.config import parse_override
+
+    # YAML 1.1 reads 1e-5 (no dot) as a string: a float field still gets the number
+    overrides = dict(parse_override(x) for x in ["learning_rate=1e-5", "group_size=4"])
+    cfg = load_config(GRPOConfig, None, {"tasks": {"apps": ["a"]}, "real_ratio": 0, **overrides})
+    assert cfg.learning_rate == 1e-5 and isinstance(cfg.learning_rate, float)
+    for key, value, needle in [("learning_rate", "fast", "must be a number, got 'fast'"),
+                               ("group_size", 2.5, "must be a whole number"),
+                               ("group_size", True, "must be a whole number")]:
+        with pytest.raises(ConfigError, match=f"{key} {needle}"):
+            load_config(GRPOConfig, None, {"tasks": {"apps": ["a"]}, "real_ratio": 0, key: value})
+
+
 def test_sft_config_needs_data() -> None:
     with pytest.raises(ConfigError, match="nothing to train on"):
         SFTConfig(demos_per_task=0)
