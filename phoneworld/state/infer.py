@@ -20,6 +20,7 @@ from phoneworld.ir.app import (
     Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.graph import ObservedStep
+from phoneworld.runtime.frame import masked
 from phoneworld.runtime.semantics import hit_record
 from phoneworld.state.effects import Context, apply, holds, selection
 from phoneworld.state.schema import Schema
@@ -61,16 +62,26 @@ def infer_effects(schema: Schema, samples: list[Sample]) -> tuple[tuple[Effect, 
         if best is not None:
             chosen.append(best)
     effects = tuple(sorted(chosen, key=_effect_order))
-    return effects, sum(_explains(effects, s) for s in samples)
+    return effects, sum(_explains(schema, effects, s) for s in samples)
 
 
 def _effect_order(effect: Effect) -> int:
     return {"select": 0, "append": 1, "remove": 2, "set": 3, "add": 3, "toggle": 3}[effect.kind]
 
 
-def _explains(effects: tuple[Effect, ...], sample: Sample) -> bool:
+def _explains(schema: Schema, effects: tuple[Effect, ...], sample: Sample) -> bool:
     predicted = apply(effects, sample.before, sample.ctx)
-    return all(predicted.get(k) == v for k, v in sample.after.items())
+    return all(_same(schema, k, predicted.get(k), v) for k, v in sample.after.items())
+
+
+def _same(schema: Schema, name: str, predicted: Any, shown: Any) -> bool:
+    """Whether a predicted value is the one the screen showed: for a password field, as the
+    field shows both (typed "secret" is the "••••••" recorded)."""
+    if predicted == shown:
+        return True
+    info = schema.variables.get(name)
+    return (info is not None and info.masked and isinstance(predicted, str)
+            and isinstance(shown, str) and masked(predicted) == masked(shown))
 
 
 def _best_effect(schema: Schema, name: str, samples: list[Sample]) -> Effect | None:
@@ -87,14 +98,14 @@ def _best_effect(schema: Schema, name: str, samples: list[Sample]) -> Effect | N
     best: tuple[int, int, str] | None = None
     for rank, (key, _) in enumerate(candidates.most_common()):
         effect = by_key[key]
-        score = sum(_matches(effect, name, s) for s in visible)
+        score = sum(_matches(schema, effect, name, s) for s in visible)
         if score > baseline and (best is None or score > best[0]):
             best = (score, rank, key)
     return by_key[best[2]] if best is not None else None
 
 
-def _matches(effect: Effect, name: str, s: Sample) -> bool:
-    return apply((effect,), s.before, s.ctx).get(name) == s.after[name]
+def _matches(schema: Schema, effect: Effect, name: str, s: Sample) -> bool:
+    return _same(schema, name, apply((effect,), s.before, s.ctx).get(name), s.after[name])
 
 
 def _candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
@@ -105,7 +116,8 @@ def _candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
         return []
     new, old = s.after[name], s.before.get(name)
     ref = VarRef(name=name)
-    out: list[Effect] = [SetEffect(ref=ref, value=e) for e in _sources(schema, new, s, exclude=name)]
+    out: list[Effect] = [SetEffect(ref=ref, value=e)
+                         for e in _sources(schema, new, s, exclude=name, masks=info.masked)]
     if info.kind == "flag" and isinstance(old, bool) and new == (not old):
         out.insert(0, ToggleEffect(ref=ref))
     if info.kind == "number" and isinstance(new, int) and isinstance(old, int):
@@ -113,10 +125,13 @@ def _candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
     return out
 
 
-def _sources(schema: Schema, value: Any, s: Sample, exclude: str = "") -> list[Expr]:
-    """Expressions that evaluate to `value` before the step, most specific first."""
+def _sources(schema: Schema, value: Any, s: Sample, exclude: str = "", masks: bool = False
+             ) -> list[Expr]:
+    """Expressions that evaluate to `value` before the step, most specific first (`masks`: the
+    value is a password field's, shown masked)."""
     out: list[Expr] = []
-    if isinstance(value, str) and value and s.ctx.text == value:
+    if isinstance(value, str) and value and isinstance(s.ctx.text, str) and (
+            s.ctx.text == value or masks and masked(s.ctx.text) == masked(value)):
         out.append(Input())
     if value not in ("", None, False, 0):
         if s.ctx.collection and s.ctx.item is not None:

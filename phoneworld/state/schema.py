@@ -30,6 +30,7 @@ class VarInfo:
     fmt: str = "{}"
     fields: dict[str, tuple[str, str]] = field(default_factory=dict)  # field -> (kind, fmt)
     description: str = ""
+    masked: bool = False  # a password field's: its readings are what it shows (masked)
 
 
 @dataclass
@@ -170,6 +171,8 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             var = names.take(node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "text", description=_describe(node)))
             schema.text_vars[(screen, node.wid)] = var
+            if node.password:
+                schema.variables[var].masked = True
             if not node.editable:
                 var_values[var] |= seen
             else:

@@ -32,6 +32,23 @@ def test_typed_text_sets_the_field_from_the_input() -> None:
     assert (rule.target, rule.nav, rule.support) == (None, "stay", 1)
 
 
+def test_typing_into_a_password_field_sets_it_from_the_input_the_recording_shows_masked() -> None:
+    # The dump shows what was typed as bullets (the last character for a moment in clear): the
+    # typed input explains it, so the mock holds the password and shows it masked.
+    def login(shown: str) -> Observation:
+        return screen(view(EDIT, b(40, 300, 1040, 420), id="password", text=shown, password=True),
+                      activity=".LoginActivity")
+
+    compiled = compile_app(traces(episode(
+        "e0", login(""), type_("hunter2"), login("\u2022" * 6 + "2"),
+        type_("swordfish"), login("\u2022" * 9))))
+    rule = rule_for(compiled.model, "s00_login", "type", "password")
+    assert rule.effects == (SetEffect(ref=VarRef(name="password"), value=Input()),)
+    sim = Simulator(compiled.spec)
+    sim.step(type_("abc"))
+    assert sim.state["password"] == "abc" and 'text="\u2022\u2022\u2022"' in sim.xml()
+
+
 def test_tapping_a_checkbox_twice_toggles_its_flag() -> None:
     def settings(on: bool) -> Observation:
         return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="dark", text="Dark mode",
