@@ -47,6 +47,13 @@ PHRASES = (
     "Write thank-you cards", "Fill up the car", "Repot the basil", "Learn ten Spanish words",
     "Drop off the dry cleaning",
 )
+# What a user types into fields that ask for a kind of value (`synth.fill_values`)
+EMAILS = ("ada@example.com", "sam.lee@example.org", "maria.k@example.net", "tom@example.com",
+          "jo.park@example.org", "li.wei@example.com")
+PHONES = ("5550142387", "5550198821", "5550117346", "5550163094", "5550125578")
+NUMBERS = ("4821", "1093", "7250", "365", "58124", "90417")
+PASSWORDS = ("Maple!2048", "Orbit#7731", "Cedar$5092", "Velvet@318", "Comet%6604")
+URLS = ("https://example.com", "https://example.org/news", "https://example.net/docs")
 WORDS = ("amber", "river", "lantern", "maple", "orbit", "velvet", "harbor", "meadow", "copper",
          "pixel", "summit", "willow", "comet", "saffron", "glacier", "ember", "violet", "canyon",
          "falcon", "cedar", "marble", "breeze", "echo", "quartz", "tulip", "atlas", "nectar",

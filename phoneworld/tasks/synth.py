@@ -14,16 +14,20 @@ start, each turned into a task draft with a natural instruction.
 - counter: a number variable an `add` changes -> "Decrease the streak by 1"
 - fill: a typed field no effect writes into a list record (that is a create or edit task's input)
   -> "Type "{text}" into the search field"; fields that would read alike are told apart by their
-  place on the screen ("the second Address field") or by what they show at the start
+  place on the screen ("the second Address field") or by what they show at the start; the text
+  is what the field asks for (`fill_values`: an address for an email field, digits for a code,
+  a password for a password field), else a short phrase
 
 Information-retrieval tasks are in `synth_answers`, pairs and final assembly in `synth_pairs`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from phoneworld.tasks import naming as nm
+from phoneworld.tasks import params
 from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
 
 PHRASE: Raw = {"type": "text", "from": "phrase"}
@@ -278,12 +282,43 @@ def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
     return labels
 
 
+# Words of a field's resource id, description or label that say what it asks for
+_ASKS = (
+    ({"email", "mail", "e-mail"}, params.EMAILS),
+    ({"phone", "tel", "telephone", "mobile", "cell"}, params.PHONES),
+    ({"number", "num", "pin", "otp", "code", "zip", "postcode", "amount", "price", "age",
+      "quantity", "qty", "digits", "cvv"}, params.NUMBERS),
+    ({"password", "passcode", "pwd", "pass"}, params.PASSWORDS),
+    ({"url", "website", "link"}, params.URLS),
+)
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
+    """What a user would type into field `name`: what the field asks for (a password field, a
+    field whose id, description or label says "email", "phone", "code", ..., or one that shows an
+    address or a number at the start), else a short phrase."""
+    bound = nm.bound_widget(facts.app, name, "text")
+    w = bound[1] if bound is not None else None
+    if w is not None and w.password:
+        return {"type": "text", "from": "choice", "choices": list(params.PASSWORDS)}
+    said = " ".join([name, label, w.resource_id.split(":id/", 1)[-1] if w else "",
+                     w.content_desc if w else ""])
+    words = {x.lower() for x in re.findall(r"[A-Za-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", said))}
+    shown = str(facts.start.get(name) or "").strip()
+    for asks, values in _ASKS:
+        if words & asks or (values is params.EMAILS and _EMAIL.match(shown)) or (
+                values is params.NUMBERS and shown.isdigit()):
+            return {"type": "text", "from": "choice", "choices": list(values)}
+    return PHRASE
+
+
 def fills(facts: AppFacts) -> Iterator[Draft]:
     names = sorted(facts.typable - _record_inputs(facts))
     for name, label in _field_labels(facts, names).items():
         yield Draft("fill", nm.humanize(name), f'Type "{{text}}" into {label}',
-                    [{"equals": {"var": name, "value": _p("text")}}], {"text": PHRASE},
-                    targets=(name,))
+                    [{"equals": {"var": name, "value": _p("text")}}],
+                    {"text": fill_values(facts, name, label)}, targets=(name,))
 
 
 def state_changing(facts: AppFacts) -> Iterator[Draft]:

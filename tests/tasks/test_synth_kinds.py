@@ -187,3 +187,38 @@ def test_pairs_combine_only_the_single_tasks_given(notes: AppSpec) -> None:
     without = pair_ids(singles - {"create_note"})
     assert with_create and without
     assert not any(i.startswith("pair_note_and_") for i in without)
+
+
+def test_a_fill_task_types_what_the_field_asks_for() -> None:
+    # A sign-in form: an email field (its placeholder shows an address), a password field and
+    # a code field; a note field gets a phrase.
+    email = view(EDIT, b(40, 300, 1040, 420))
+    password = view(EDIT, b(40, 500, 1040, 620), id="password", password=True)
+    code = view(EDIT, b(40, 700, 1040, 820), id="otp_input")
+    note = view(EDIT, b(40, 900, 1040, 1020), id="note")
+
+    def form(*typed: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text="Sign in"),
+                      *(f.model_copy(update={"text": t})
+                        for f, t in zip((email, password, code, note), typed)))
+
+    app = compile_app(traces(episode(
+        "e0", form("abc@xyz.com", "", "", ""), tap(email), form("abc@xyz.com", "", "", ""),
+        type_("ada@mail.com"), form("ada@mail.com", "", "", ""), tap(password),
+        form("ada@mail.com", "", "", ""), type_("secret"), form("ada@mail.com", "••••••", "", ""),
+        tap(code), form("ada@mail.com", "••••••", "", ""), type_("1234"),
+        form("ada@mail.com", "••••••", "1234", ""), tap(note),
+        form("ada@mail.com", "••••••", "1234", ""), type_("hi"),
+        form("ada@mail.com", "••••••", "1234", "hi"),
+    ))).spec
+    fills = {t.id: t for t in _kept(app).values() if t.kind() == "fill"}
+    draws = {k: set(p.choices) for k, t in fills.items() for p in t.params.values()
+             if getattr(p, "choices", None)}
+    by_field = {k: v for k, v in draws.items()}
+    assert any(all("@" in c for c in v) for v in by_field.values()), draws
+    assert any(all(c.isdigit() for c in v) for v in by_field.values()), draws
+    assert any(all(any(ch.isdigit() for ch in c) and any(not ch.isalnum() for ch in c)
+                   for c in v) for v in by_field.values()), draws
+    phrased = [k for k, t in fills.items()
+               if all(getattr(p, "from_", "") == "phrase" for p in t.params.values())]
+    assert phrased == ["fill_note"], fills.keys()
