@@ -99,9 +99,24 @@ def literal(w: Widget) -> str:
 
 
 def label_like(text: str) -> bool:
-    """A few words (not a sentence, nor a quote mark or an icon glyph alone)."""
+    """A few words (not a sentence, nor a quote mark or an icon glyph alone, nor a date or a
+    time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called)."""
     return (0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
-            and any(ch.isalnum() for ch in text))
+            and any(ch.isalnum() for ch in text) and not datelike(text))
+
+
+_MONTHS_DAYS = ("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april "
+                "june july august september october november december mon tue tues wed thu thur "
+                "thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday").split()
+_DATE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
+
+
+def datelike(text: str) -> bool:
+    """A date or a time: 10:30, 2023-02-06, 06/02/2023, or a month or weekday with a number."""
+    if _DATE.search(text):
+        return True
+    words = re.findall(r"[a-z]+", text.lower())
+    return any(ch.isdigit() for ch in text) and any(w in _MONTHS_DAYS for w in words)
 
 
 def widget_label(w: Widget, parent: Widget | None) -> str:

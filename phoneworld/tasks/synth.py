@@ -291,13 +291,13 @@ _ASKS = (
     ({"password", "passcode", "pwd", "pass"}, params.PASSWORDS),
     ({"url", "website", "link"}, params.URLS),
 )
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
 
 
 def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     """What a user would type into field `name`: what the field asks for (a password field, a
     field whose id, description or label says "email", "phone", "code", ..., or one that shows an
-    address or a number at the start), else a short phrase."""
+    address (or its "@") or a number at the start), else a short phrase."""
     bound = nm.bound_widget(facts.app, name, "text")
     w = bound[1] if bound is not None else None
     if w is not None and w.password:
@@ -307,7 +307,7 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     words = {x.lower() for x in re.findall(r"[A-Za-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", said))}
     shown = str(facts.start.get(name) or "").strip()
     for asks, values in _ASKS:
-        if words & asks or (values is params.EMAILS and _EMAIL.match(shown)) or (
+        if words & asks or (values is params.EMAILS and _EMAIL.search(shown)) or (
                 values is params.NUMBERS and shown.isdigit()):
             return {"type": "text", "from": "choice", "choices": list(values)}
     return PHRASE

@@ -191,11 +191,14 @@ def test_an_opener_that_names_an_action_names_no_screen() -> None:
     assert _navigate(_app(privacy="Next"))["s03_privacy"].instruction == "Open the privacy screen"
 
 
-@pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long."],
-                         ids=["value", "function-word", "function-words", "glyph", "sentence"])
+@pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long.",
+                                  "Mon Feb 06 2023", "10:30", "2023-02-06", "06/02/2023", "Sun 5"],
+                         ids=["value", "function-word", "function-words", "glyph", "sentence",
+                              "date", "time", "iso-date", "numeric-date", "weekday"])
 def test_values_and_pieces_of_text_are_no_names(text: str) -> None:
     assert not sn.usable(text)
     assert sn.usable("Select a Country") and sn.usable("ALL IMAGE")
+    assert sn.usable("Sunday") and sn.usable("Room 101") and sn.usable("May")
 
 
 def test_data_names_no_screen_and_an_unreachable_screen_shares_no_name(app: AppSpec) -> None:
