@@ -22,8 +22,12 @@ double); `reset` seeds every app by its debug broadcast (the clipboard with the 
 `--es clipboard`), the shared files by writing them, and notifications with `cmd notification
 post`. `verify` runs a world verifier on the state read.
 
-Not read (yet): `@screen`, the foreground's screen that the simulator's world state holds, so a
-world rule with a `screen` clause cannot be verified here (its verifier says the state lacks it).
+- `@screen`: the window in front (`dumpsys window`): a world app's screen as its APK says it
+  (`files/screen.json`), as `<package>:<screen>`; `@home` for the launcher (`cmd package
+  resolve-activity` of the HOME intent); `@share`, `@picker`, `@shade` or `@recents` for the
+  system's share sheet, document picker, notification shade and recents; else what has the focus
+  (another app's component). A text selection's floating menu is drawn in the app's window, so
+  where the simulator's world says `@menu_copy` the device says the app's screen.
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from phoneworld.devices.protocol import reset_command, state_command
+from phoneworld.devices.protocol import parse_focus, reset_command, screen_command, state_command
 from phoneworld.errors import DeviceError
+from phoneworld.runtime.validate import SCREEN
+from phoneworld.world.system import HOME, PICKER, RECENTS, SHADE, SHARE
 
 Shell = Callable[[str], str]
 SHARED_DIR = "/sdcard/Download/phoneworld"
@@ -47,6 +53,24 @@ _RECORD = re.compile(r"NotificationRecord\(")
 _PKG = re.compile(r"\bpkg=(\S+)")
 _TAG = re.compile(r"\btag=(\S+)")
 _TEXT = re.compile(r"^\s*android\.text=\w+ \((.*)\)\s*$", re.M)
+FOCUS_COMMAND = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'"
+HOME_COMMAND = ("cmd package resolve-activity --brief -a android.intent.action.MAIN "
+                "-c android.intent.category.HOME")
+
+
+def system_window(focus: str) -> str | None:
+    """The world's id of a system window in front (its focus as `parse_focus` gives it): the
+    share sheet, the document picker, the notification shade or recents; None for others."""
+    pkg, _, cls = focus.partition("/")
+    if cls.endswith(("ChooserActivity", "ResolverActivity")):
+        return SHARE
+    if pkg.endswith("documentsui"):
+        return PICKER
+    if focus in ("NotificationShade", "StatusBar") or focus.startswith("NotificationShade"):
+        return SHADE
+    if "Recents" in cls or pkg.endswith("systemui") and "recents" in cls.lower():
+        return RECENTS
+    return None
 
 
 def parse_notifications(dump: str, packages: Mapping[str, str]) -> list[dict[str, str]]:
@@ -86,6 +110,7 @@ class DeviceWorld:
         self.shell = shell
         self.packages = dict(packages)  # package -> label, in world order
         self.initial_state = dict(initial_state or {})
+        self._home: str | None = None  # the launcher's package, once asked
 
     @classmethod
     def of(cls, shell: Shell, world: Any) -> DeviceWorld:
@@ -131,6 +156,28 @@ class DeviceWorld:
     def notifications(self) -> list[dict[str, str]]:
         return parse_notifications(self.shell("dumpsys notification --noredact"), self.packages)
 
+    def home(self) -> str:
+        """The launcher's package (what resolves the HOME intent)."""
+        if self._home is None:
+            out = self.shell(HOME_COMMAND)
+            found = [ln.strip() for ln in out.splitlines() if "/" in ln and " " not in ln.strip()]
+            self._home = found[-1].split("/", 1)[0] if found else ""
+        return self._home
+
+    def screen(self) -> str:
+        """The screen in front as the simulator's world names it (see the module docstring)."""
+        focus = parse_focus(self.shell(FOCUS_COMMAND)) or ""
+        pkg = focus.split("/", 1)[0] if "/" in focus else ""
+        if pkg in self.packages:
+            cmd = screen_command(pkg)
+            doc = _json(self.shell(cmd), f"the screen of {pkg}", cmd)
+            if not isinstance(doc, dict) or not isinstance(doc.get("screen"), str):
+                raise DeviceError(f"{pkg} does not say its screen", None, cmd, str(doc))
+            return f"{pkg}:{doc['screen']}"
+        if pkg and pkg == self.home():
+            return HOME
+        return system_window(focus) or focus
+
     def read_state(self) -> dict[str, Any]:
         """The world state as the simulator's `World.state` has it."""
         out: dict[str, Any] = {}
@@ -139,6 +186,7 @@ class DeviceWorld:
         out["@clipboard"] = self.clipboard()
         out["@files"] = self.files()
         out["@notifications"] = self.notifications()
+        out[SCREEN] = self.screen()
         return out
 
     def verify(self, verifier: Callable[..., Any], params: Mapping[str, Any],

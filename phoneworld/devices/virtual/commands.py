@@ -14,12 +14,14 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
-from phoneworld.devices.protocol import LAUNCHER_CATEGORY, SPEC_ASSET, STATE_EXTRA, reset_action
+from phoneworld.devices.protocol import (
+    LAUNCHER_CATEGORY, SPEC_ASSET, STATE_EXTRA, reset_action, short_component,
+)
 from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual import screen_cmds as sc
 from phoneworld.devices.virtual import system_cmds as sy
 from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
-from phoneworld.devices.virtual.device import norm_path
+from phoneworld.devices.virtual.device import LAUNCHER_COMPONENT, norm_path
 from phoneworld.errors import PhoneworldError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
@@ -219,6 +221,8 @@ def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
         return b"Success\n", 0
     if sub == "install":
         return _install(dev, target, {a for a in rest if a.startswith("-")})
+    if sub == "resolve-activity":
+        return _resolve_activity(dev, rest)
     if sub == "uninstall" and target in dev.helpers:
         dev.helpers.discard(target)
         HELPERS[target](dev)
@@ -232,6 +236,18 @@ def cmd_pm(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if sub in ("grant", "revoke", "disable-user", "enable"):
         return b"", 0
     return f"Unknown command: {sub}\n".encode(), 1
+
+
+def _resolve_activity(dev: VirtualDevice, rest: list[str]) -> Out:
+    """`pm resolve-activity [--brief] -a ACTION -c CATEGORY [PACKAGE]`: the launcher for HOME, the
+    app's start activity for its LAUNCHER intent."""
+    cats = {rest[i + 1] for i, a in enumerate(rest[:-1]) if a == "-c"}
+    head = "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
+    if "android.intent.category.HOME" in cats:
+        return (head + short_component(LAUNCHER_COMPONENT) + "\n").encode(), 0
+    if rest and rest[-1] == dev.package and dev.installed:
+        return (head + short_component(dev.focus_of_start()) + "\n").encode(), 0
+    return b"No activity found\n", 0
 
 
 def cmd_run_as(dev: VirtualDevice, args: list[str], data: bytes) -> Out:

@@ -8,7 +8,11 @@ APKs on a phone show to the adb commands `phoneworld.devices.world_backend` read
   of that app (`<name>.txt`, the text);
 - `dumpsys notification --noredact`: the world's notifications in Android 10's format, oldest
   first, as `NotificationRecord(... pkg=<pkg> ... tag=null ...)` with `android.title` and
-  `android.text` extras.
+  `android.text` extras;
+- `run-as <pkg> cat files/screen.json`: that app's screen and back stack; the window focus
+  (`dumpsys window`) is the world's foreground: an app's activity, the launcher, or the system
+  window of an overlay (the share sheet's ChooserActivity, the document picker, the notification
+  shade, the launcher's recents; a text selection menu is in the app's window).
 
 Every other line goes to the single-app virtual device of the world's first app (getprop, echo,
 ...). Actions are applied in-process with `step` (the world's own actions); this device is for
@@ -22,10 +26,21 @@ import re
 import shlex
 from typing import Any
 
-from phoneworld.devices.virtual.device import ShellResult, VirtualDevice
+from phoneworld.devices.protocol import SCREEN_FILE
+from phoneworld.devices.virtual.device import LAUNCHER_COMPONENT, ShellResult, VirtualDevice
 from phoneworld.devices.world_backend import NO_APP, SHARED_DIR, WORLD_FILE
+from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
+from phoneworld.world import system as sy
 
 _FILE = re.compile(re.escape(SHARED_DIR) + r"/([^/]+)/(.+)\.txt")
+# the window Android focuses for each overlay of the world (`world_backend.system_window` reads
+# them back)
+_SYSTEM_WINDOWS = {
+    sy.SHARE: "android/com.android.internal.app.ChooserActivity",
+    sy.PICKER: "com.android.documentsui/com.android.documentsui.picker.PickActivity",
+    sy.SHADE: "NotificationShade",
+    sy.RECENTS: f"{LAUNCHER_PACKAGE}/com.android.quickstep.RecentsActivity",
+}
 
 
 class WorldVirtualDevice(VirtualDevice):
@@ -77,6 +92,10 @@ class WorldVirtualDevice(VirtualDevice):
             pkg, path = words[1], words[3]
             if path == "files/state.json":
                 return ShellResult(json.dumps(w.sims[pkg].state, ensure_ascii=False).encode() + b"\n")
+            if path == SCREEN_FILE:
+                sim = w.sims[pkg]
+                doc = {"screen": sim.screen, "stack": list(sim.stack)}
+                return ShellResult(json.dumps(doc).encode() + b"\n")
             if path == WORLD_FILE and pkg in self.exposed:
                 at, clip = self.exposed[pkg]
                 doc = {"clipboard": clip, "package": pkg, "at": at}
@@ -101,6 +120,19 @@ class WorldVirtualDevice(VirtualDevice):
         if words[:2] == ["dumpsys", "notification"]:
             return ShellResult(self._notification_dump().encode())
         return None
+
+    def focus(self) -> str:
+        """What has the window focus: the world's foreground (see the module docstring)."""
+        w = self.world
+        shown = w.overlay.screen if w.overlay is not None else None
+        if shown in _SYSTEM_WINDOWS:
+            return _SYSTEM_WINDOWS[shown]
+        if w.foreground == sy.HOME:
+            return LAUNCHER_COMPONENT
+        sim = w.sims[w.foreground]
+        act = sim.app.screens[sim.screen].activity if sim.screen in sim.app.screens else None
+        pkg, _, cls = (act or f"{w.foreground}/.MainActivity").partition("/")
+        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else f"{pkg}/{cls}"
 
     def _notification_dump(self) -> str:
         w = self.world
