@@ -9,8 +9,8 @@ Default ROOT: ../shared/data/real. Per set and in total:
 - shared: a widget shown on several screens, tried on one of them; the outcome the other screens
   where it was tried agree on (at least `MIN_TRIED` of them) is compared with the recorded one:
   right, wrong, or none (they disagree, or agree on a stay: no rule);
-- dismiss: a tried click on a widget labelled as a dismiss button (`DISMISS`) or with a framework id
-  that has that role (`DISMISS_IDS`), against the plain
+- dismiss: a tried click on a dismiss button (`is_dismiss`: labelled as one, an icon font's back
+  arrow or cross, or with a framework id that has that role), against the plain
   pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
   (further down the stack), stay, or elsewhere;
 - menus: a screen the overflow button (`OVERFLOW`) opened, which the rule makes transient, against
@@ -34,7 +34,7 @@ from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
 from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    DISMISS, DISMISS_IDS, MIN_TRIED, _outcome, _shared_widgets, overflow_widgets,
+    MIN_TRIED, _outcome, _shared_widgets, is_dismiss, overflow_widgets,
 )
 
 
@@ -66,8 +66,7 @@ def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
         node = nodes.get((step.screen, step.widget or ""))
         if step.action != "click" or node is None or not step.next_screen:
             continue
-        label = (node.text or node.content_desc).strip().lower()
-        if (label not in DISMISS and node.resource_id not in DISMISS_IDS) or node.editable:
+        if not is_dismiss(node):
             continue
         stack = tracked[step.episode][step.step].stack
         under = below(stack, step.screen)
