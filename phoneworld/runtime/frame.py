@@ -192,7 +192,7 @@ def build_frame(
 # characters is what a recording showed (a masked value, or a placeholder such as "●●●●●●●●"
 # that the field shows while empty) and is shown as it is.
 BULLET = "\u2022"
-MASKS = frozenset("\u2022\u25cf*")
+MASKS = frozenset("\u2022\u25cf")
 
 
 def masked(text: str) -> str:

@@ -180,7 +180,7 @@ object Values {
         var i = 0
         while (i < s.length) {
             val cp = s.codePointAt(i)
-            if (cp == 0x2022 || cp == 0x25CF || cp == 0x2A) out.appendCodePoint(cp) else out.append('\u2022')
+            if (cp == 0x2022 || cp == 0x25CF) out.appendCodePoint(cp) else out.append('\u2022')
             i += Character.charCount(cp)
         }
         return out.toString()
