@@ -131,9 +131,16 @@ def widget_label(w: Widget, parent: Widget | None) -> str:
     return ""
 
 
-def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None) -> str:
+SMALL_CONTAINER = 4  # children of a parent that holds a field and its label (and a clear button)
+
+
+def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows: str = ""
+                ) -> str:
     """How an instruction names a text field: its resource id or description when they say
-    something, a short label next to it, else "the text field" of the screen's title."""
+    something, a short label beside it in a small container, what it shows at the start (`shows`:
+    its placeholder, "Search"), a label elsewhere among its siblings, else "the text field" of the
+    screen's title. (In a page whose views are all one parent's children, as AutoDroid records
+    them, a sibling label is as often the page's title as the field's.)"""
     named = meaningful(w.resource_id.split(":id/", 1)[-1]) if w.resource_id else None
     desc = " ".join(w.content_desc.split())
     if named:
@@ -141,7 +148,13 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None) -> str
     if label_like(desc):
         return f"the {desc} field"
     near = widget_label(w.model_copy(update={"content_desc": ""}), parent)
-    if near and near != literal(w):
+    near = near if near and near != literal(w) else ""
+    if near and parent is not None and len(parent.children) <= SMALL_CONTAINER:
+        return f"the {near} field"
+    shows = " ".join(shows.split())
+    if label_like(shows) and len(shows) <= 40:
+        return f"the text field showing {quoted(shows)}"
+    if near:
         return f"the {near} field"
     title = screen_title(app, sid)
     return f'the text field of the "{title}" screen' if title else "the text field"

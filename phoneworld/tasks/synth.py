@@ -259,9 +259,11 @@ def _record_inputs(facts: AppFacts) -> set[str]:
 
 def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
     """How each typed field is named; fields of one screen that would read the same are told
-    apart by their place on it ("the second text field of the "Sign in" screen")."""
+    apart by their place on it ("the second text field of the "Sign in" screen"), fields of
+    several screens by the screen ("the text field showing "pic3" on the "Rename" screen")."""
     found = {n: nm.bound_widget(facts.app, n, "text") for n in names}
-    labels = {n: (nm.field_label(facts.app, *b) if b is not None else f"the {nm.humanize(n)} field")
+    labels = {n: (nm.field_label(facts.app, *b, shows=str(facts.start.get(n) or ""))
+                  if b is not None else f"the {nm.humanize(n)} field")
               for n, b in found.items()}
     order = {id(w): k for k, (_, w, _) in enumerate(nm.widgets(facts.app))}
     for label in sorted({v for v in labels.values() if list(labels.values()).count(v) > 1}):
@@ -273,11 +275,17 @@ def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
             for k, n in enumerate(same):
                 labels[n] = f"the {ORDINALS[k]} {label.removeprefix('the ')}"
             continue
-        # On several screens: by what each shows at the start, where that is its own (the
-        # others keep the shared label, and all but one of them are dropped as duplicates).
+        # On several screens: by the screen's title where that is its own, else by what each
+        # shows at the start where that is its own (the others keep the shared label, and all
+        # but one of them are dropped as duplicates).
+        titles = {n: nm.screen_title(facts.app, b[0]) if b is not None else ""
+                  for n, b in zip(same, spots)}
         shows = {n: " ".join(str(facts.start.get(n) or "").split()) for n in same}
         for n in same:
-            if shows[n] and len(shows[n]) <= 40 and list(shows.values()).count(shows[n]) == 1:
+            if titles[n] and list(titles.values()).count(titles[n]) == 1:
+                labels[n] = f"{label} on the {nm.quoted(titles[n])} screen"
+            elif shows[n] and len(shows[n]) <= 40 and list(shows.values()).count(shows[n]) == 1 \
+                    and not label.startswith("the text field showing"):
                 labels[n] = f"the text field showing {nm.quoted(shows[n])}"
     return labels
 

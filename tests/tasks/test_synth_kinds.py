@@ -222,3 +222,41 @@ def test_a_fill_task_types_what_the_field_asks_for() -> None:
     phrased = [k for k, t in fills.items()
                if all(getattr(p, "from_", "") == "phrase" for p in t.params.values())]
     assert phrased == ["fill_note"], fills.keys()
+
+
+def test_a_field_in_a_flat_page_is_named_by_what_it_shows() -> None:
+    # A page whose views are all the root's children (as AutoDroid records them): the first label
+    # among them is the page's title, not the search box's; the box shows "Search".
+    search = view(EDIT, b(40, 300, 1040, 420))
+
+    def page(typed: str) -> Observation:
+        return screen(search.model_copy(update={"text": typed}),
+                      *(view(BUTTON, b(40, 500 + 150 * k, 1040, 620 + 150 * k), text=name,
+                             clickable=True) for k, name in enumerate(("Alice", "Bob", "Jack"))),
+                      view(TEXT, b(40, 100, 1040, 200), text="Contacts"))
+
+    app = compile_app(traces(episode("e0", page("Search"), tap(search), page("Search"),
+                                     type_("Bo"), page("Bo")))).spec
+    fills = [t.instruction for t in _kept(app).values() if t.kind() == "fill"]
+    assert fills == ['Type "{text}" into the text field showing "Search"']
+
+
+def test_fields_of_two_screens_that_read_alike_are_told_apart_by_the_screen() -> None:
+    def dialog(title: str, typed: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text=title),
+                      view(EDIT, b(40, 300, 1040, 420), text=typed),
+                      view(BUTTON, b(40, 500, 1040, 620), text="OK", clickable=True),
+                      view(BUTTON, b(40, 700, 1040, 820), text="Cancel", clickable=True),
+                      view(TEXT, b(40, 900, 1040, 1000), text="Name"),
+                      activity=f".{title.replace(' ', '')}Activity")
+
+    field = view(EDIT, b(40, 300, 1040, 420))
+    ok = view(BUTTON, b(40, 500, 1040, 620), text="OK", clickable=True)
+    app = compile_app(traces(episode(
+        "e0", dialog("Rename", "pic3"), tap(field), dialog("Rename", "pic3"), type_("a"),
+        dialog("Rename", "a"), tap(ok), dialog("Save as", "pic3"), tap(field),
+        dialog("Save as", "pic3"), type_("b"), dialog("Save as", "b"),
+    ))).spec
+    fills = sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
+    assert fills == ['Type "{text}" into the text field showing "pic3" on the "Rename" screen',
+                     'Type "{text}" into the text field showing "pic3" on the "Save as" screen']
