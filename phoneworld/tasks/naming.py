@@ -161,10 +161,12 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
 
 
 def screen_title(app: AppSpec, sid: str) -> str:
-    """The first short literal text of a screen (its toolbar title, usually)."""
+    """The first short literal text of a screen that starts with a letter (its toolbar title,
+    usually; "0 CAD" is a balance, not a title)."""
     for s2, w, _ in widgets(app):
-        if s2 == sid and w.cls.endswith("TextView") and label_like(literal(w)):
-            return literal(w)
+        text = literal(w)
+        if s2 == sid and w.cls.endswith("TextView") and label_like(text) and text[0].isalpha():
+            return text
     return ""
 
 

@@ -205,7 +205,8 @@ def test_a_fill_task_types_what_the_field_asks_for() -> None:
     app = compile_app(traces(episode(
         "e0", form("abc@xyz.com", "", "", ""), tap(email), form("abc@xyz.com", "", "", ""),
         type_("ada@mail.com"), form("ada@mail.com", "", "", ""), tap(password),
-        form("ada@mail.com", "", "", ""), type_("secret"), form("ada@mail.com", "••••••", "", ""),
+        form("ada@mail.com", "", "", ""), type_("secret"),
+        form("ada@mail.com", "••••••", "", ""),
         tap(code), form("ada@mail.com", "••••••", "", ""), type_("1234"),
         form("ada@mail.com", "••••••", "1234", ""), tap(note),
         form("ada@mail.com", "••••••", "1234", ""), type_("hi"),
@@ -260,3 +261,11 @@ def test_fields_of_two_screens_that_read_alike_are_told_apart_by_the_screen() ->
     fills = sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
     assert fills == ['Type "{text}" into the text field showing "pic3" on the "Rename" screen',
                      'Type "{text}" into the text field showing "pic3" on the "Save as" screen']
+
+
+def test_a_value_at_the_top_of_a_screen_is_not_its_title() -> None:
+    app = compile_app(traces(episode("e0", screen(
+        view(TEXT, b(40, 20, 1040, 90), text="0 CAD"),
+        view(TEXT, b(40, 100, 1040, 200), text="Wallet"), view(EDIT, b(40, 300, 1040, 420)),
+    )))).spec
+    assert nm.screen_title(app, app.start_screen) == "Wallet"
