@@ -23,6 +23,10 @@ def _kept(app: AppSpec) -> dict[str, TaskSpec]:
     return {c.task.id: c.task for c in checks if c.kept}
 
 
+def _fill_instructions(app: AppSpec) -> list[str]:
+    return sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
+
+
 def _checkbox_app() -> AppSpec:
     def settings(on: bool) -> Observation:
         return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="wifi", text="Wi-Fi only",
@@ -162,9 +166,8 @@ def test_fields_that_read_alike_on_one_screen_are_told_apart_by_place() -> None:
         "e0", form("", ""), tap(top), form("", ""), type_("Main St"), form("Main St", ""),
         tap(low), form("Main St", ""), type_("Springfield"), form("Main St", "Springfield"),
     ))).spec
-    fills = sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
-    assert fills == ['Type "{text}" into the first Address field',
-                     'Type "{text}" into the second Address field']
+    assert _fill_instructions(app) == ['Type "{text}" into the first Address field',
+                                       'Type "{text}" into the second Address field']
 
 
 def test_a_text_with_no_letter_or_digit_names_no_screen() -> None:
@@ -238,8 +241,7 @@ def test_a_field_in_a_flat_page_is_named_by_what_it_shows() -> None:
 
     app = compile_app(traces(episode("e0", page("Search"), tap(search), page("Search"),
                                      type_("Bo"), page("Bo")))).spec
-    fills = [t.instruction for t in _kept(app).values() if t.kind() == "fill"]
-    assert fills == ['Type "{text}" into the text field showing "Search"']
+    assert _fill_instructions(app) == ['Type "{text}" into the text field showing "Search"']
 
 
 def test_fields_of_two_screens_that_read_alike_are_told_apart_by_the_screen() -> None:
@@ -258,9 +260,9 @@ def test_fields_of_two_screens_that_read_alike_are_told_apart_by_the_screen() ->
         dialog("Rename", "a"), tap(ok), dialog("Save as", "pic3"), tap(field),
         dialog("Save as", "pic3"), type_("b"), dialog("Save as", "b"),
     ))).spec
-    fills = sorted(t.instruction for t in _kept(app).values() if t.kind() == "fill")
-    assert fills == ['Type "{text}" into the text field showing "pic3" on the "Rename" screen',
-                     'Type "{text}" into the text field showing "pic3" on the "Save as" screen']
+    assert _fill_instructions(app) == [
+        'Type "{text}" into the text field showing "pic3" on the "Rename" screen',
+        'Type "{text}" into the text field showing "pic3" on the "Save as" screen']
 
 
 def test_a_value_at_the_top_of_a_screen_is_not_its_title() -> None:
