@@ -312,7 +312,7 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
         return {"type": "text", "from": "choice", "choices": list(params.PASSWORDS)}
     said = " ".join([name, label, w.resource_id.split(":id/", 1)[-1] if w else "",
                      w.content_desc if w else ""])
-    words = {x.lower() for x in re.findall(r"[A-Za-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", said))}
+    words = {x for t in nm.tokens(said) for x in re.findall(r"[a-z]+", t)}
     shown = str(facts.start.get(name) or "").strip()
     for asks, values in _ASKS:
         if words & asks or (values is params.EMAILS and _EMAIL.search(shown)) or (
