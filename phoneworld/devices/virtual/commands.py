@@ -21,7 +21,7 @@ from phoneworld.devices.virtual import droidbot_server
 from phoneworld.devices.virtual import screen_cmds as sc
 from phoneworld.devices.virtual import system_cmds as sy
 from phoneworld.devices.virtual.dumpsys import cmd_dumpsys
-from phoneworld.devices.virtual.device import LAUNCHER_COMPONENT, norm_path
+from phoneworld.devices.virtual.device import LAUNCHER_COMPONENT, norm_path, screen_doc
 from phoneworld.errors import PhoneworldError
 from phoneworld.ir.app import AppSpec
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
@@ -261,8 +261,7 @@ def cmd_run_as(dev: VirtualDevice, args: list[str], data: bytes) -> Out:
     if cmd[:1] == ["cat"] and path == STATE_FILE:
         return json.dumps(dev.sim.state, ensure_ascii=False).encode() + b"\n", 0
     if cmd[:1] == ["cat"] and path == SCREEN_FILE:
-        doc = {"screen": dev.sim.screen, "stack": list(dev.sim.stack)}
-        return json.dumps(doc).encode() + b"\n", 0
+        return json.dumps(screen_doc(dev.sim)).encode() + b"\n", 0
     if cmd[:1] == ["ls"]:
         return b"screen.json\nstate.json\n", 0
     if not cmd:

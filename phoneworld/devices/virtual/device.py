@@ -66,6 +66,19 @@ class ShellResult:
 __all__ = ["DeviceFiles", "Faults", "ShellResult", "VirtualDevice", "norm_path"]
 
 
+def component(activity: str | None, package: str) -> str:
+    """The full component (`pkg/pkg.Act`) of a screen's recorded activity (`pkg/.Act`), or of the
+    app's main activity when none was recorded."""
+    act = activity or f"{package}/.MainActivity"
+    pkg, _, cls = act.partition("/")
+    return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else act
+
+
+def screen_doc(sim: Any) -> dict[str, Any]:
+    """What a generated APK writes to `files/screen.json`: its screen and back stack."""
+    return {"screen": sim.screen, "stack": list(sim.stack)}
+
+
 class VirtualDevice:
     """One virtual phone serving one compiled app (thread-safe: one lock around everything)."""
 
@@ -224,9 +237,7 @@ class VirtualDevice:
 
     def focus_of_start(self) -> str:
         """The component of the app's start screen (its launcher activity)."""
-        act = self.spec.screen(self.spec.start_screen).activity or f"{self.package}/.MainActivity"
-        pkg, _, cls = act.partition("/")
-        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else act
+        return component(self.spec.screen(self.spec.start_screen).activity, self.package)
 
     def focus(self) -> str:
         """What has the window focus: an error dialog's title or an activity component."""
@@ -234,9 +245,7 @@ class VirtualDevice:
             return f"Application Error: {self.package}"
         if self.sim.screen == LAUNCHER or not self.running:
             return LAUNCHER_COMPONENT
-        act = self.spec.screen(self.sim.screen).activity or f"{self.package}/.MainActivity"
-        pkg, _, cls = act.partition("/")
-        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else act
+        return component(self.spec.screen(self.sim.screen).activity, self.package)
 
     def start_app(self, stop_first: bool = False) -> None:
         """Launch the app at its start screen (its state kept), like `am start` of its launcher."""

@@ -27,7 +27,9 @@ import shlex
 from typing import Any
 
 from phoneworld.devices.protocol import SCREEN_FILE
-from phoneworld.devices.virtual.device import LAUNCHER_COMPONENT, ShellResult, VirtualDevice
+from phoneworld.devices.virtual.device import (
+    LAUNCHER_COMPONENT, ShellResult, VirtualDevice, component, screen_doc,
+)
 from phoneworld.devices.world_backend import NO_APP, SHARED_DIR, WORLD_FILE
 from phoneworld.runtime.compiled import LAUNCHER_PACKAGE
 from phoneworld.world import system as sy
@@ -93,9 +95,7 @@ class WorldVirtualDevice(VirtualDevice):
             if path == "files/state.json":
                 return ShellResult(json.dumps(w.sims[pkg].state, ensure_ascii=False).encode() + b"\n")
             if path == SCREEN_FILE:
-                sim = w.sims[pkg]
-                doc = {"screen": sim.screen, "stack": list(sim.stack)}
-                return ShellResult(json.dumps(doc).encode() + b"\n")
+                return ShellResult(json.dumps(screen_doc(w.sims[pkg])).encode() + b"\n")
             if path == WORLD_FILE and pkg in self.exposed:
                 at, clip = self.exposed[pkg]
                 doc = {"clipboard": clip, "package": pkg, "at": at}
@@ -130,9 +130,8 @@ class WorldVirtualDevice(VirtualDevice):
         if w.foreground == sy.HOME:
             return LAUNCHER_COMPONENT
         sim = w.sims[w.foreground]
-        act = sim.app.screens[sim.screen].activity if sim.screen in sim.app.screens else None
-        pkg, _, cls = (act or f"{w.foreground}/.MainActivity").partition("/")
-        return f"{pkg}/{pkg}{cls}" if cls.startswith(".") else f"{pkg}/{cls}"
+        screen = sim.app.screens.get(sim.screen)
+        return component(screen.activity if screen is not None else None, w.foreground)
 
     def _notification_dump(self) -> str:
         w = self.world
