@@ -14,6 +14,7 @@ from phoneworld.runtime.semantics import selected_record
 from phoneworld.state.effects import Context, apply, both, layout, state_vars
 from phoneworld.state.infer import (
     Branch, Sample, guard_candidates, infer_effects, negation, split, structural_effects,
+    typed_guards,
 )
 from phoneworld.state.schema import Schema, discover
 from phoneworld.state.sentences import Sentences
@@ -124,7 +125,9 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
     """A guard that holds on the steps going to one screen: the first that holds on all of them
     and on no other step; else the one (or its negation) that holds on the most steps of one
     screen other than the majority's and on no step of another, so that guarding them gets
-    right every step the majority alone gets right, and more. The rest are planned again."""
+    right every step the majority alone gets right, and more. The rest are planned again.
+    Failing those, what a field held (`typed_guards`), only where one text tells one outcome
+    from all others exactly: a guard per text would learn a random outcome by heart."""
     majority = _majority(samples)
     best: tuple[int, Guard] | None = None
     for guard in guard_candidates(schema, screen_vars, samples):
@@ -138,6 +141,11 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
             if majority not in targets and _majority(no) == majority and (
                     best is None or len(yes) > best[0]):
                 best = (len(yes), g)
+    for g in typed_guards(schema, screen_vars, samples):
+        yes, no = split(g, samples)
+        targets = {s.step.next_screen for s in yes}
+        if len(targets) == 1 and all(s.step.next_screen not in targets for s in no):
+            return g
     return best[1] if best is not None else None
 
 

@@ -232,6 +232,20 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
     return guards + _entry_guards(samples)
 
 
+def typed_guards(schema: Schema, screen_vars: set[str], samples: list[Sample]) -> list[Guard]:
+    """What a field of this screen held, one guard per text it held (`eq`): a form's submit that
+    went somewhere only when a field held one text (the account that signs in, the code that is
+    accepted). Tried only as a condition that tells one outcome from all others exactly."""
+    values: dict[str, set[str]] = defaultdict(set)
+    for s in samples:
+        for n in screen_vars:
+            v = s.guarded.get(n)
+            if schema.variables[n].typed and isinstance(v, str) and v:
+                values[n].add(v)
+    return [Guard(op="eq", left=Var(name=n), right=Lit(value=v))
+            for n in sorted(values) if len(values[n]) > 1 for v in sorted(values[n])]
+
+
 def _entry_guards(samples: list[Sample]) -> list[Guard]:
     """Which row was tapped, by a text of its own: the entries of a menu ("Edit", "Delete") lead
     to different screens, as a folder and a file of one list do."""

@@ -31,6 +31,7 @@ class VarInfo:
     fields: dict[str, tuple[str, str]] = field(default_factory=dict)  # field -> (kind, fmt)
     description: str = ""
     masked: bool = False  # a password field's: its readings are what it shows (masked)
+    typed: bool = False  # an editable field's: what the user typed into it
 
 
 @dataclass
@@ -173,6 +174,8 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             schema.text_vars[(screen, node.wid)] = var
             if node.password:
                 schema.variables[var].masked = True
+            if node.editable:
+                schema.variables[var].typed = True
             if not node.editable:
                 var_values[var] |= seen
             else:

@@ -257,7 +257,7 @@ def _record_inputs(facts: AppFacts) -> set[str]:
     return out
 
 
-def _field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
+def field_labels(facts: AppFacts, names: list[str]) -> dict[str, str]:
     """How each typed field is named; fields of one screen that would read the same are told
     apart by their place on it ("the second text field of the "Sign in" screen"), fields of
     several screens by the screen ("the text field showing "pic3" on the "Rename" screen")."""
@@ -323,7 +323,7 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
 
 def fills(facts: AppFacts) -> Iterator[Draft]:
     names = sorted(facts.typable - _record_inputs(facts))
-    for name, label in _field_labels(facts, names).items():
+    for name, label in field_labels(facts, names).items():
         yield Draft("fill", nm.humanize(name), f'Type "{{text}}" into {label}',
                     [{"equals": {"var": name, "value": _p("text")}}],
                     {"text": fill_values(facts, name, label)}, targets=(name,))

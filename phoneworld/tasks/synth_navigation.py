@@ -13,21 +13,26 @@ A screen gets a task when it is at least `SynthConfig.nav_min_steps` transitions
 Never its id, nor a text that is data (a record's value, a list item's text: a conversation
 titled "Bob" is no "Bob" screen). A screen is skipped when it is transient (a menu, a dialog:
 the app spec marks the screens that leaving dismisses by their `replace` transitions, and a
-window smaller than the device is a dialog or a popup), when it belongs to another package (a system dialog, a share
-sheet). Screens that share a name are one task that ending on any of them passes (a person cannot
-tell them apart by it: a page loading and loaded). The rule is the screen clause (`screen: ID`,
-or `any_of` such clauses); the pins every synthesized task gets keep the rest of the app as it was, so
-wandering through it and changing things on the way fails.
+window smaller than the device is a dialog or a popup), when it belongs to another package (a
+system dialog, a share sheet). Screens that share a name are one task that ending on any of them
+passes (a person cannot tell them apart by it: a page loading and loaded). A screen the app opens
+only when a field holds one text (a sign-in the recording shows succeed with one account: a
+guard `eq` on a typed field) says so: "...; on the way, type "{email}" into the email field",
+the text a parameter with that one value, so the oracle types it as an agent would. The rule is
+the screen clause (`screen: ID`, or `any_of` such clauses); the pins every synthesized task gets
+keep the rest of the app as it was, so wandering through it and changing things on the way fails.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from phoneworld.ir.app import AppSpec, ScreenSpec, Widget
+from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Var, Widget
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft
+from phoneworld.tasks.synth import field_labels
 
 NAVIGATION = "navigation"
 NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
@@ -46,6 +51,38 @@ def screen_distances(app: AppSpec) -> dict[str, int]:
             if t.screen == sid and t.target is not None and t.target not in out:
                 out[t.target] = out[sid] + 1
                 todo.append(t.target)
+    return out
+
+
+def typed_needs(guard: Guard | None, typable: set[str]) -> tuple[tuple[str, str], ...]:
+    """The (field variable, text) pairs a transition's guard asks the user to have typed: its
+    `eq` conditions on a typed field (the account that signs in); other conditions ask nothing
+    a task must say."""
+    if guard is None:
+        return ()
+    if guard.op == "all":
+        return tuple(p for g in guard.terms for p in typed_needs(g, typable))
+    if guard.op == "eq" and isinstance(guard.left, Var) and guard.left.name in typable \
+            and isinstance(guard.right, Lit) and isinstance(guard.right.value, str):
+        return ((guard.left.name, guard.right.value),)
+    return ()
+
+
+def given_texts(app: AppSpec, typable: set[str]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Per reachable screen, what the user must type on the way there: the needs (`typed_needs`)
+    of the path with the fewest of them, then the fewest transitions. A screen behind a sign-in
+    that the recording shows succeed with one account needs that account."""
+    out: dict[str, tuple[tuple[str, str], ...]] = {}
+    todo = [(0, 0, app.start_screen, ())]
+    while todo:
+        _, steps, sid, needs = heapq.heappop(todo)
+        if sid in out:
+            continue
+        out[sid] = needs
+        for t in app.transitions:
+            if t.screen == sid and t.target is not None and t.target not in out:
+                more = tuple(dict.fromkeys(needs + typed_needs(t.guard, typable)))
+                heapq.heappush(todo, (len(more), steps + 1, t.target, more))
     return out
 
 
@@ -164,6 +201,7 @@ def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
     place to a person: ending on any of them passes."""
     app = facts.app
     far = screen_distances(app)
+    given = given_texts(app, facts.typable)
     data = record_texts(app)
     groups: dict[str, list[ScreenSpec]] = {}
     named: dict[str, tuple[str, str]] = {}
@@ -179,5 +217,14 @@ def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
         name, source = named[key]
         clauses = [{"screen": s.id} for s in screens]
         rule = clauses[0] if len(clauses) == 1 else {"any_of": clauses}
-        yield Draft("navigate", nm.slug(name), instruction(name, source), [rule],
-                    category=NAVIGATION)
+        needs = min((given.get(s.id, ()) for s in screens), key=len)
+        if len({v for v, _ in needs}) < len(needs):
+            continue  # two texts for one field on the way
+        text, params = instruction(name, source), {}
+        if needs:
+            labels = field_labels(facts, sorted({v for v, _ in needs}))
+            text += "; on the way, " + ", ".join(
+                f'type "{{{v}}}" into {labels[v]}' for v, _ in needs)
+            params = {v: {"type": "text", "from": "choice", "choices": [value]}
+                      for v, value in needs}
+        yield Draft("navigate", nm.slug(name), text, [rule], params, category=NAVIGATION)

@@ -8,7 +8,7 @@ from phoneworld.ir.app import (
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, TEXT, W, b, compile_app, episode, on_row, row_list, screen, tap, traces,
+    BUTTON, CHECKBOX, EDIT, TEXT, W, b, compile_app, episode, on_row, row_list, screen, tap, traces,
     type_, view,
 )
 from tests.state.notes import ADD, SAVE, editor, home, rules_for
@@ -153,3 +153,43 @@ def test_which_entry_of_a_menu_was_tapped_decides_where_it_leads() -> None:
         sim.step(tap(ADD))
         sim.step(on_row(k))
         assert sim.screen == ids[where]
+
+
+EMAIL = view(EDIT, b(40, 200, 1040, 320), id="email")
+SIGN_IN = view(BUTTON, b(40, 400, 520, 520), id="sign_in", text="Sign in", clickable=True)
+CLOSE = view(BUTTON, b(560, 400, 1040, 520), id="close", text="Close", clickable=True)
+
+
+def _form(email: str) -> Observation:
+    return screen(EMAIL.model_copy(update={"text": email}), SIGN_IN, CLOSE,
+                  activity=".LoginActivity")
+
+
+def test_a_sign_in_that_worked_with_one_account_is_guarded_by_that_account() -> None:
+    inbox = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Inbox"),
+                   activity=".InboxActivity")
+    model = compile_app(traces(
+        episode("e0", _form("bob@x.org"), tap(SIGN_IN), _form("bob@x.org"), tap(EMAIL),
+                _form("bob@x.org"), type_("ann@x.org"), _form("ann@x.org"), tap(SIGN_IN), inbox),
+        episode("e1", _form("cid@x.org"), tap(SIGN_IN), _form("cid@x.org")),
+    )).model
+    signed, otherwise = rules_for(model, "s00_login", "click", "sign_in")
+    assert signed.guard == Guard(op="eq", left=Var(name="email"), right=Lit(value="ann@x.org"))
+    assert (signed.target, otherwise.guard, otherwise.target) == ("s01_inbox", None, None)
+    assert model.dropped == ()
+
+
+def test_an_outcome_no_one_text_tells_apart_is_not_learned_text_by_text() -> None:
+    """Close went back with two texts and stayed with two others: a guard per text would only
+    memorise the recording, so the minority outcome is dropped as before."""
+    inbox = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Inbox"),
+                   activity=".InboxActivity")
+    steps = []
+    for k, (text, leaves) in enumerate((("a@x.org", True), ("b@x.org", False),
+                                        ("c@x.org", True), ("d@x.org", False),
+                                        ("e@x.org", False))):
+        steps.append(episode(f"e{k}", _form(text), tap(CLOSE), inbox if leaves else _form(text)))
+    model = compile_app(traces(*steps)).model
+    (close,) = rules_for(model, "s00_login", "click", "close")
+    assert close.guard is None
+    assert len(model.dropped) == 1

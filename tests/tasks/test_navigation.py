@@ -28,7 +28,8 @@ from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synthesis import CAPPED, SynthConfig, synthesize
 from phoneworld.tasks.verdict import on_screen
 from tests.compiler_support import (
-    BUTTON, FRAME, LINEAR, PKG, TEXT, W, b, back, click, compile_app, episode, tap, traces, view,
+    BUTTON, FRAME, LINEAR, PKG, TEXT, W, b, back, click, compile_app, episode, tap, traces, type_,
+    view,
 )
 
 SWITCH = "android.widget.Switch"
@@ -310,3 +311,36 @@ def test_the_bundled_example_keeps_navigate_tasks_through_the_env(notes: AppSpec
         ep = run_task(notes, task, "oracle")
         target = task.rule.all_of[0].screen  # type: ignore[union-attr]
         assert ep.success and ep.final_screen == target, ep.reason
+
+
+def _signed_in_app() -> AppSpec:
+    """A sign-in page whose button opened the app only with one account, then Inbox -> Settings."""
+    email = view("android.widget.EditText", b(40, 200, 1040, 320), id="email")
+    sign_in = view(BUTTON, b(40, 400, 1040, 520), id="sign_in", text="Sign in", clickable=True)
+
+    def login(text: str) -> Observation:
+        return _page("LoginActivity", email.model_copy(update={"text": text}), sign_in,
+                     heading="Welcome")
+
+    return compile_app(traces(
+        episode("e0", login("Email"), tap(sign_in), login("Email"), tap(email), login("Email"),
+                type_("ann@x.org"), login("ann@x.org"), tap(sign_in), MAIN,
+                tap(MAIN.root.children[1]), _settings(False)),
+        episode("e1", login("cid@x.org"), tap(sign_in), login("cid@x.org")),
+    )).spec
+
+
+def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -> None:
+    app = _signed_in_app()
+    (task,) = [t for t in synthesize(app).tasks if t.kind() == "navigate"
+               and "Settings" in t.instruction]
+    assert task.instruction == ('Open the "Settings" screen; on the way, type "{email}" into '
+                                'the email field')
+    assert task.params["email"].choices == ("ann@x.org",)  # type: ignore[union-attr]
+    (check,) = sanity.check_tasks(app, [task])
+    assert check.kept, check.detail
+    assert check.oracle is not None
+    assert [m.kind for m in check.oracle.moves].count("type") == 1
+    assert check.end is not None and check.end["@screen"] == "s02_settings"
+    assert sn.given_texts(app, {"email"})["s02_settings"] == (("email", "ann@x.org"),)
+    assert sn.given_texts(app, {"email"})["s00_login"] == ()
