@@ -5,6 +5,9 @@
 - "Is Dark mode turned on?" (a flag variable shown by a switch or checkbox)
 - "What is the streak?" (a number variable shown on screen)
 
+Only about what the app itself shows: a list on a screen of another package (a share sheet, a
+system picker) asks nothing.
+
 The answer is compared with the value read from the final state; a pin clause keeps that value
 at its start value, so an agent cannot make the question true instead of answering it.
 """
@@ -35,11 +38,20 @@ def _flag_count(app_state: dict[str, Any], c: Collection, flag: str, on: bool) -
     return sum(1 for r in recs if isinstance(r, dict) and bool(r.get(flag)) == on)
 
 
+def shown_by_app(facts: AppFacts) -> set[str]:
+    """The collections a reachable screen of the app's own package lists (a share sheet's or a
+    system picker's list is not the app's data to ask about)."""
+    own = {s.id for s in facts.app.screens if s.package == facts.app.package}
+    return {w.list.collection for sid, w, _ in nm.widgets(facts.app)
+            if w.list is not None and sid in own and sid in facts.reachable}
+
+
 def collection_questions(facts: AppFacts) -> Iterator[Draft]:
     state = facts.start
+    shown = shown_by_app(facts)
     for c in facts.collections.values():
         coll, noun = c.var.name, c.noun
-        if not c.var.fields:
+        if not c.var.fields or coll not in shown:
             continue
         yield Draft("answer", f"count_{noun}", f"How many {plural(noun)} are there?",
                     [_answer({"count": {"collection": coll}})], category="info_retrieval")

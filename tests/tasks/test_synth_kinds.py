@@ -271,3 +271,17 @@ def test_a_value_at_the_top_of_a_screen_is_not_its_title() -> None:
         view(TEXT, b(40, 100, 1040, 200), text="Wallet"), view(EDIT, b(40, 300, 1040, 420)),
     )))).spec
     assert nm.screen_title(app, app.start_screen) == "Wallet"
+
+
+def test_a_list_only_another_package_shows_gets_no_question(notes: AppSpec) -> None:
+    """The notes list asked about on the app's screen; the same list on a share sheet (a screen of
+    the system's package) is no data of the app's to ask about."""
+    def counts(app: AppSpec) -> list[str]:
+        return [t.instruction for t in synthesize(app).tasks if t.instruction.startswith("How many")]
+
+    assert "How many notes are there?" in counts(notes)
+    lists = {sid for sid, w, _ in nm.widgets(notes) if w.list is not None}
+    shared = notes.model_copy(update={"screens": tuple(
+        s.model_copy(update={"package": "android"}) if s.id in lists else s
+        for s in notes.screens)})
+    assert counts(shared) == []
