@@ -137,7 +137,8 @@ SMALL_CONTAINER = 4  # children of a parent that holds a field and its label (an
 def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows: str = ""
                 ) -> str:
     """How an instruction names a text field: its resource id or description when they say
-    something, a short label beside it in a small container, what it shows at the start (`shows`:
+    something, a short label beside it in a small container or just before that container
+    (`label_above`), what it shows at the start (`shows`:
     its placeholder, "Search"), a label elsewhere among its siblings, else "the text field" of the
     screen's title. (In a page whose views are all one parent's children, as AutoDroid records
     them, a sibling label is as often the page's title as the field's.)"""
@@ -151,6 +152,9 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
     near = near if near and near != literal(w) else ""
     if near and parent is not None and len(parent.children) <= SMALL_CONTAINER:
         return f"the {near} field"
+    above = label_above(app, sid, parent) if not near else ""
+    if above:
+        return f"the {above} field"
     shows = " ".join(shows.split())
     if label_like(shows) and len(shows) <= 40:
         return f"the text field showing {quoted(shows)}"
@@ -158,6 +162,34 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
         return f"the {near} field"
     title = screen_title(app, sid)
     return f'the text field of the "{title}" screen' if title else "the text field"
+
+
+def label_above(app: AppSpec, sid: str, parent: Widget | None) -> str:
+    """The label just before a field's own small container (a label row, then the field with its
+    clear or show-password button, as React Native and Compose forms lay them out): the sibling
+    before that container when it is one short literal text that starts with a letter and
+    nothing a user taps."""
+    if parent is None or len(parent.children) > SMALL_CONTAINER:
+        return ""
+    for s2, w, grand in widgets(app):
+        if s2 != sid or w is not parent or grand is None:
+            continue
+        k = next(i for i, c in enumerate(grand.children) if c is parent)
+        if k == 0:
+            return ""
+        prev = grand.children[k - 1]
+        texts = [literal(d) for d in (prev, *descendants(prev)) if literal(d)]
+        tapped = prev.clickable or any(d.clickable for d in descendants(prev))
+        ok = len(texts) == 1 and label_like(texts[0]) and texts[0][0].isalpha() and not tapped
+        return texts[0] if ok else ""  # "+1 555 0100" above a code field is where it was sent
+    return ""
+
+
+def descendants(w: Widget) -> Iterator[Widget]:
+    """Every widget under `w`, depth first."""
+    for c in w.children:
+        yield c
+        yield from descendants(c)
 
 
 def screen_title(app: AppSpec, sid: str) -> str:

@@ -124,14 +124,8 @@ def inner_label(w: Widget) -> str:
     if own:
         return own
     texts = {t for t in (nm.literal(c) or " ".join(c.content_desc.split())
-                         for c in _descendants(w)) if t}
+                         for c in nm.descendants(w)) if t}
     return next(iter(texts)) if len(texts) == 1 else ""
-
-
-def _descendants(w: Widget) -> Iterator[Widget]:
-    for c in w.children:
-        yield c
-        yield from _descendants(c)
 
 
 def opener_label(app: AppSpec, sid: str, reachable: set[str]) -> str:

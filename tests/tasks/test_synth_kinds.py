@@ -285,3 +285,35 @@ def test_a_list_only_another_package_shows_gets_no_question(notes: AppSpec) -> N
         s.model_copy(update={"package": "android"}) if s.id in lists else s
         for s in notes.screens)})
     assert counts(shared) == []
+
+
+def test_a_field_is_named_by_the_label_row_before_its_own_container() -> None:
+    """A React Native form: each label in a row of its own, then the field in a container with
+    its show-password button. The row before the field's container names it; a text that starts
+    with no letter (the number a code was sent to) names nothing."""
+    group = "android.view.ViewGroup"
+    email = view(EDIT, b(40, 300, 1040, 400))
+    password = view(EDIT, b(40, 600, 900, 700), password=True)
+
+    def form(mail: str, secret: str, sent_to: str = "Sent to") -> Observation:
+        return screen(view(group, b(0, 100, W, 1000),
+                           view(group, b(40, 200, 1040, 280), view(TEXT, b(40, 200, 400, 280),
+                                                                 text="EMAIL")),
+                           view(group, b(40, 300, 1040, 400),
+                                email.model_copy(update={"text": mail})),
+                           view(group, b(40, 500, 1040, 580), view(TEXT, b(40, 500, 400, 580),
+                                                                 text=sent_to)),
+                           view(group, b(40, 600, 1040, 700),
+                                password.model_copy(update={"text": secret}),
+                                view(group, b(900, 600, 1040, 700), clickable=True))))
+
+    def fills(sent_to: str) -> list[str]:
+        app = compile_app(traces(episode(
+            "e0", form("", "", sent_to), tap(email), form("", "", sent_to), type_("a@b.c"),
+            form("a@b.c", "", sent_to), tap(password), form("a@b.c", "", sent_to), type_("pw"),
+            form("a@b.c", "••", sent_to)))).spec
+        return _fill_instructions(app)
+
+    assert fills("PASSWORD") == ['Type "{text}" into the EMAIL field',
+                                 'Type "{text}" into the PASSWORD field']
+    assert 'Type "{text}" into the +1 555 0100 field' not in fills("+1 555 0100")
