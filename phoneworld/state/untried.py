@@ -4,12 +4,14 @@ state) and `support=0`, which marks it as inferred rather than observed.
 
 - **Shared widgets.** A tab bar, a toolbar button or a drawer entry that the app shows on several
   screens does the same thing on all of them. Where the same widget (same class, resource id,
-  content description, text and bounds, outside any list) was acted on and led to one outcome on
-  at least `MIN_TRIED` screens, the screens where it was shown but never tried get that outcome:
-  the same target screen, or the same pop, with the navigation most observed steps took (a tab
-  pops back to a screen on the back stack, or pushes a new one). Any disagreement (two targets, a
-  guard that splits the outcome, a stay) infers nothing. On the corpus, leaving one tried screen
-  out at a time, this predicts its outcome right 25 times and wrong 3 times (`bench/untried.py`).
+  content description and text, outside any list; the same bounds too for one with neither text
+  nor description) was acted on and led to one outcome on at least `MIN_TRIED` screens, the
+  screens where it was shown but never tried get that outcome: the same target screen, or the
+  same pop, with the navigation most observed steps took (a tab pops back to a screen on the back
+  stack, or pushes a new one). Any disagreement (two targets, a guard that splits the outcome, a
+  stay) infers nothing. On the corpus, leaving one tried screen out at a time, this predicts its
+  outcome right 48 times and wrong 6 times (`bench/untried.py`; 25 and 3 when bounds were always
+  part of the identity: a labelled row placed lower on a longer form was another widget).
 - **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No",
   "Dismiss" or "Not now", or one the framework gives that role (an AlertDialog's negative button,
   a contextual action bar's close button) closes what it is on, as back does: a plain pop. On
@@ -134,16 +136,18 @@ def _outcome(rule: Rule) -> Outcome:
 
 def _shared_widgets(abstraction: Abstraction) -> dict[tuple[str, str], Ident]:
     """(screen, wid) -> identity, for the widgets outside lists whose identity appears on more
-    than one screen."""
+    than one screen: package, class, id, description and text, and the place only of a widget
+    that says nothing (a labelled row moves down a longer form; AutoDroid's synthesised rows
+    stack by index)."""
     ident: dict[tuple[str, str], Ident] = {}
     for screen in abstraction.screens:
         for node in _outside_lists(screen.root):
             b = node.bounds
             if b.x2 <= b.x1 or b.y2 <= b.y1:
                 continue
+            where = (b.x1, b.y1, b.x2, b.y2) if not (node.text or node.content_desc) else ()
             ident[(screen.id, node.wid)] = (screen.package, node.cls, node.resource_id,
-                                            node.content_desc, node.text,
-                                            b.x1, b.y1, b.x2, b.y2)
+                                            node.content_desc, node.text, *where)
     counts = Counter(ident.values())
     return {k: v for k, v in ident.items() if counts[v] > 1}
 

@@ -39,6 +39,29 @@ def test_a_tab_tried_on_two_screens_works_on_a_third() -> None:
     assert sim.screen == profile
 
 
+def test_a_labelled_button_is_the_same_widget_wherever_a_screen_places_it() -> None:
+    """A "Sound: Cesium" row opens the sound picker from two screens where it sits at different
+    heights (AutoDroid's synthesised rows, a form with more fields above it): the same row on a
+    third screen, untried, opens it too."""
+    def sound(y: int):  # type: ignore[no-untyped-def]
+        return view(BUTTON, b(0, y, W, y + 150), text="Sound: Cesium", clickable=True)
+
+    def form(activity: str, y: int) -> Observation:
+        return screen(view(TEXT, b(0, 0, W, 150), id="title", text=activity), sound(y),
+                      activity=f".{activity}Activity")
+
+    picker = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Sounds"),
+                    activity=".PickerActivity")
+    c = compile_app(traces(
+        episode("e0", form("Alarm", 300), tap(sound(300)), picker),
+        episode("e1", form("Timer", 600), tap(sound(600)), picker),
+        episode("e2", form("Stopwatch", 900)),
+    ))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in c.spec.screens if s.activity}
+    inferred = [(t.screen, t.target) for t in c.spec.transitions if t.support == 0]
+    assert inferred == [(ids["StopwatchActivity"], ids["PickerActivity"])]
+
+
 def test_a_shared_widget_with_two_outcomes_infers_nothing() -> None:
     run = episode("run#1", page("Home"), tap(tab("Profile")), page("Profile"),
                   tap(tab("Search")), page("Search"), tap(tab("Profile")), page("Home"),
