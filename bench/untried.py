@@ -8,7 +8,8 @@ Default ROOT: ../shared/data/real. Per set and in total:
 
 - shared: a widget shown on several screens, tried on one of them; the outcome the other screens
   where it was tried agree on (at least `MIN_TRIED` of them) is compared with the recorded one:
-  right, wrong, or none (they disagree, or agree on a stay: no rule);
+  right, wrong, or none (they disagree, or agree on a stay: no rule); where they disagree, the
+  outcome on the one of them most like the left-out screen (`_nearest`): near right or wrong;
 - dismiss: a tried click on a dismiss button (`is_dismiss`: labelled as one, an icon font's back
   arrow or cross, or with a framework id that has that role), against the plain
   pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
@@ -34,12 +35,15 @@ from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
 from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    MIN_TRIED, _outcome, _shared_widgets, is_dismiss, overflow_widgets,
+    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, overflow_widgets,
 )
 
 
 def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """right / wrong / none of the agreed outcome, and near_right / near_wrong of the nearest
+    screen's where the others disagree."""
     shown = _shared_widgets(ab)
+    content = {s.id: _content(s.root) for s in ab.screens}
     per: dict = defaultdict(lambda: defaultdict(set))
     for r in model.rules:
         if r.support > 0 and r.action == "click" and (r.screen, r.widget) in shown:
@@ -47,11 +51,14 @@ def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
     out: Counter[str] = Counter()
     for screens in per.values():
         for screen, outcome in screens.items():
-            others = [o for s, o in screens.items() if s != screen]
+            others = {s: o for s, o in screens.items() if s != screen}
             if len(others) < MIN_TRIED or len(outcome) != 1:
                 continue
-            agreed = set().union(*others)
-            if len(agreed) != 1 or agreed == {""}:
+            agreed = set().union(*others.values())
+            near = _nearest(content, screen, others) if len(agreed) != 1 else []
+            if near and len(others[near[0]]) == 1 and others[near[0]] != {""}:
+                out["near_right" if outcome == others[near[0]] else "near_wrong"] += 1
+            elif len(agreed) != 1 or agreed == {""}:
                 out["none"] += 1
             else:
                 out["right" if outcome == agreed else "wrong"] += 1
@@ -124,6 +131,9 @@ def main() -> int:
           f"{total_d['below']:>14}/{total_d['deeper']}/{total_d['stay']}/{total_d['elsewhere']:<10} "
           f"{total_m['agrees']:>13}/{total_m['contradicts']}/{total_m['none']}")
     tried = sum(total_s[k] for k in ("right", "wrong"))
+    nearest = total_s["near_right"] + total_s["near_wrong"]
+    print(f"nearest screen (where the others disagree): {total_s['near_right']} right, "
+          f"{total_s['near_wrong']} wrong" if nearest else "nearest screen: no predictions")
     clicks = sum(total_d.values())
     print(f"shared precision: {total_s['right'] / tried:.3f} of {tried} predictions" if tried
           else "shared: no predictions")

@@ -70,6 +70,30 @@ def test_a_shared_widget_with_two_outcomes_infers_nothing() -> None:
     assert [t for t in c.spec.transitions if t.support == 0] == []
 
 
+def test_where_the_tried_screens_disagree_the_one_most_like_it_decides() -> None:
+    """Profile opens Me from Home and Account from Search; a second search page shows what
+    Search shows (with one more line) and gets Search's outcome; a page like neither gets none."""
+    def rows(*texts: str) -> list:  # type: ignore[type-arg]
+        return [view(TEXT, b(0, 200 + 100 * k, W, 290 + 100 * k), text=t)
+                for k, t in enumerate(texts)]
+
+    def page_with(activity: str, *texts: str) -> Observation:
+        return screen(view(TEXT, b(0, 0, W, 150), id="title", text=activity), *rows(*texts),
+                      *(tab(t) for t in TABS), activity=f".{activity}Activity")
+
+    found = ("Recent", "Filters", "Sort by", "Saved searches", "Clear")
+    c = compile_app(traces(
+        episode("e0", page_with("Home", "Feed", "Stories"), tap(tab("Profile")), page("Me")),
+        episode("e1", page_with("Search", *found), tap(tab("Profile")), page("Account")),
+        episode("e2", page_with("Results", *found, "3 results")),
+        episode("e3", page_with("Help", "FAQ")),
+    ))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in c.spec.screens if s.activity}
+    inferred = {t.screen: t.target for t in c.spec.transitions if t.support == 0}
+    assert inferred[ids["ResultsActivity"]] == ids["AccountActivity"]
+    assert ids["HelpActivity"] not in inferred
+
+
 def test_a_widget_tried_on_one_screen_only_is_not_generalized() -> None:
     run = episode("run#1", page("Home"), tap(tab("Profile")), page("Profile"),
                   tap(tab("Settings")), page("Settings"))
