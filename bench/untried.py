@@ -14,6 +14,8 @@ Default ROOT: ../shared/data/real. Per set and in total:
   arrow or cross, or with a framework id that has that role), against the plain
   pop the rule gives: below (it went to the screen under it on the back stack: right), deeper
   (further down the stack), stay, or elsewhere;
+- rows: a tried row of a run of labelled siblings (`runs`, a contact list as AutoDroid records
+  it) left out, against the one screen the other tried rows opened (at least `MIN_TRIED`);
 - menus: a screen the overflow button (`OVERFLOW`) opened, which the rule makes transient, against
   what the recording shows of it on its own (`transient_screens` without the rule): agrees (back
   from a screen it opened skipped it), contradicts (such a back returned to it), or no evidence.
@@ -35,7 +37,7 @@ from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
 from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, overflow_widgets,
+    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, overflow_widgets, runs,
 )
 
 
@@ -61,6 +63,27 @@ def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
             elif len(agreed) != 1 or agreed == {""}:
                 out["none"] += 1
             else:
+                out["right" if outcome == agreed else "wrong"] += 1
+    return out
+
+
+def rows_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """right / wrong of each tried row of a run (`runs`) left out and predicted from the others."""
+    outcomes: dict = defaultdict(set)
+    for r in model.rules:
+        if r.support > 0 and r.action == "click" and r.widget is not None:
+            outcomes[(r.screen, r.widget)].add(_outcome(r))
+    out: Counter[str] = Counter()
+    for screen in ab.screens:
+        for run in runs(screen.root):
+            tried = {c.wid: outcomes[(screen.id, c.wid)] for c in run
+                     if (screen.id, c.wid) in outcomes}
+            for wid, outcome in tried.items():
+                others = [o for w, o in tried.items() if w != wid]
+                agreed = set().union(*others) if others else set()
+                if len(others) < MIN_TRIED or len(outcome) != 1 or len(agreed) != 1 \
+                        or agreed & {"", None, screen.id}:
+                    continue
                 out["right" if outcome == agreed else "wrong"] += 1
     return out
 
@@ -107,6 +130,7 @@ def main() -> int:
     total_s: Counter[str] = Counter()
     total_d: Counter[str] = Counter()
     total_m: Counter[str] = Counter()
+    total_r: Counter[str] = Counter()
     print(f"{'set':<32} {'shared right/wrong/none':>24} {'dismiss below/deeper/stay/else':>31} "
           f"{'menus agree/contra/none':>24}")
     for folder, _, _ in find_sources(root):
@@ -118,7 +142,9 @@ def main() -> int:
         ts = traces.for_app(app)
         ab = abstract(ts)
         tr = graph(ts, ab)
-        s, d = shared_loo(ab, infer_state(ab, tr)), dismiss_outcomes(ab, tr)
+        model = infer_state(ab, tr)
+        s, d = shared_loo(ab, model), dismiss_outcomes(ab, tr)
+        total_r.update(rows_loo(ab, model))
         m = menu_evidence(ab, tr)
         total_s.update(s)
         total_d.update(d)
@@ -137,6 +163,8 @@ def main() -> int:
     clicks = sum(total_d.values())
     print(f"shared precision: {total_s['right'] / tried:.3f} of {tried} predictions" if tried
           else "shared: no predictions")
+    print(f"rows (a run of labelled siblings, one left out): {total_r['right']} right, "
+          f"{total_r['wrong']} wrong")
     print(f"dismiss precision: {total_d['below'] / clicks:.3f} of {clicks} clicks" if clicks
           else "dismiss: no clicks")
     judged = total_m["agrees"] + total_m["contradicts"]

@@ -119,3 +119,28 @@ def test_an_untried_cancel_button_closes_its_screen_as_back_does() -> None:
     sim.step(tap(delete))
     sim.step(tap(view(BUTTON, b(0, 500, W, 680))))  # Cancel
     assert sim.screen == c.spec.start_screen
+
+
+def _contacts(*names: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text="Contacts"),
+                  *(view(BUTTON, b(0, 200 + 150 * k, W, 340 + 150 * k), text=n, clickable=True)
+                    for k, n in enumerate(names)), activity=".ContactsActivity")
+
+
+def test_an_untried_row_opens_what_the_tried_rows_of_its_run_opened() -> None:
+    """A contact list as AutoDroid records it (a Button per contact, no list): Alice and Bob
+    opened the contact page, so Jack does; with one row tried, or rows that disagree, no rule."""
+    names = ("Alice", "Bob", "Jack")
+    card = screen(view(TEXT, b(0, 0, W, 150), id="name", text="Contact"), activity=".CardActivity")
+    row = {n: _contacts(*names).root.children[1 + k] for k, n in enumerate(names)}
+
+    def inferred(*visits: tuple[str, Observation]) -> dict[str, str | None]:
+        c = compile_app(traces(*(episode(f"e{k}", _contacts(*names), tap(row[n]), then)
+                                 for k, (n, then) in enumerate(visits))))
+        return {t.widget: t.target for t in c.spec.transitions if t.support == 0}  # type: ignore[misc]
+
+    assert inferred(("Alice", card), ("Bob", card)) == {"button_3": "s01_card"}
+    assert inferred(("Alice", card)) == {}
+    other = screen(view(TEXT, b(0, 0, W, 150), id="name", text="Settings"),
+                   activity=".SettingsActivity")
+    assert inferred(("Alice", card), ("Bob", other)) == {}
