@@ -300,12 +300,15 @@ _ASKS = (
     ({"url", "website", "link"}, params.URLS),
 )
 _EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
+# shows an amount of money: a currency's code or sign ("INR(D)", "$0.00")
+_MONEY = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|INR|JPY|CNY|CAD|AUD|CHF|RUB|BRL)(?![a-z])|[$€£¥₹]")
 
 
 def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     """What a user would type into field `name`: what the field asks for (a password field, a
     field whose id, description or label says "email", "phone", "code", ..., or one that shows an
-    address (or its "@") or a number at the start), else a short phrase."""
+    address (or its "@"), a number or an amount of money ("INR", "$") at the start), else a short
+    phrase."""
     bound = nm.bound_widget(facts.app, name, "text")
     w = bound[1] if bound is not None else None
     if w is not None and w.password:
@@ -316,7 +319,7 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     shown = str(facts.start.get(name) or "").strip()
     for asks, values in _ASKS:
         if words & asks or (values is params.EMAILS and _EMAIL.search(shown)) or (
-                values is params.NUMBERS and shown.isdigit()):
+                values is params.NUMBERS and (shown.isdigit() or _MONEY.search(shown))):
             return {"type": "text", "from": "choice", "choices": list(values)}
     return PHRASE
 

@@ -317,3 +317,16 @@ def test_a_field_is_named_by_the_label_row_before_its_own_container() -> None:
     assert fills("PASSWORD") == ['Type "{text}" into the EMAIL field',
                                  'Type "{text}" into the PASSWORD field']
     assert 'Type "{text}" into the +1 555 0100 field' not in fills("+1 555 0100")
+
+
+def test_a_field_that_shows_a_currency_takes_an_amount() -> None:
+    amount = view(EDIT, b(40, 300, 1040, 420))
+
+    def page(typed: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text="Send money"),
+                      amount.model_copy(update={"text": typed}))
+
+    app = compile_app(traces(episode("e0", page("INR(D)"), tap(amount), page("INR(D)"),
+                                     type_("250"), page("250")))).spec
+    (fill,) = [t for t in _kept(app).values() if t.kind() == "fill"]
+    assert all(str(c).isdigit() for c in fill.params["text"].choices)  # type: ignore[union-attr]
