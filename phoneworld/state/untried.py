@@ -28,8 +28,9 @@ state) and `support=0`, which marks it as inferred rather than observed.
   labelled siblings of one class (a contact list as AutoDroid records it: a Button per contact):
   where at least `MIN_TRIED` of them were tapped and all opened one screen, the untried ones open
   it too. On the corpus, leaving one tried row out at a time, 6 right and 0 wrong
-  (`bench/untried.py`); with any sibling of one class as a peer it was 9 right and 58 wrong (a
-  settings page's rows each open their own screen).
+  (`bench/untried.py`); from one tried row it would be 8 right and 25 wrong, and with any
+  sibling of one class as a peer 9 right and 58 wrong (a settings page's rows each open their
+  own screen).
 - **Overflow menus.** What the action bar's overflow button ("More options") opens is a popup
   menu that choosing an item closes, so the state pass treats it as transient
   (`track.transient_screens`) even where the recording never backed out past it. On the corpus,
