@@ -139,17 +139,20 @@ def shared_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None
             target = next(iter(found))
             if target == "" or target == screen:
                 continue
-            # the nav most steps saw (a tab pops back to a screen on the stack, pushes a new one)
-            navs: Counter[str] = Counter()
-            for s in used:
-                for r in models[(key, s)]:
-                    navs[r.nav] += r.support
-            nav = max(sorted(navs), key=lambda n: (navs[n], n == "pop"))
-            sources = tuple(r.sources[0] for s in used for r in models[(key, s)]
-                            if r.sources)[:3]
-            out.append(Rule(screen=screen, action=key[0], widget=wid, target=target, nav=nav,
-                            support=0, sources=sources))
+            out.append(_like(screen, str(key[0]), wid, target,
+                             [r for s in used for r in models[(key, s)]]))
     return out
+
+
+def _like(screen: str, action: str, wid: str, target: Outcome, models: list[Rule]) -> Rule:
+    """An inferred rule that goes where `models` (observed rules) went, with the navigation most
+    of their steps took (a tab pops back to a screen on the stack, or pushes a new one)."""
+    navs: Counter[str] = Counter()
+    for r in models:
+        navs[r.nav] += r.support
+    nav = max(sorted(navs), key=lambda n: (navs[n], n == "pop"))
+    return Rule(screen=screen, action=action, widget=wid, target=target, nav=nav, support=0,
+                sources=tuple(r.sources[0] for r in models if r.sources)[:3])
 
 
 def runs(root: TemplateNode) -> list[list[TemplateNode]]:
@@ -190,11 +193,7 @@ def row_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]],
             target = next(iter(found))
             if target in ("", None, screen.id):
                 continue
-            navs = Counter(r.nav for rs in done for r in rs)
-            nav = max(sorted(navs), key=lambda n: (navs[n], n == "pop"))
-            sources = tuple(rs[0].sources[0] for rs in done if rs[0].sources)[:3]
-            out += [Rule(screen=screen.id, action="click", widget=c.wid, target=target, nav=nav,
-                         support=0, sources=sources)
+            out += [_like(screen.id, "click", c.wid, target, [r for rs in done for r in rs])
                     for c in run if (screen.id, "click", c.wid) not in tried]
     return out
 
