@@ -41,15 +41,24 @@ from phoneworld.state.untried import (  # noqa: E402
 )
 
 
+def tried_outcomes(model) -> dict:  # type: ignore[no-untyped-def]
+    """(screen, widget) -> the outcomes of its observed clicks."""
+    out: dict = defaultdict(set)
+    for r in model.rules:
+        if r.support > 0 and r.action == "click" and r.widget is not None:
+            out[(r.screen, r.widget)].add(_outcome(r))
+    return out
+
+
 def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
     """right / wrong / none of the agreed outcome, and near_right / near_wrong of the nearest
     screen's where the others disagree."""
     shown = _shared_widgets(ab)
     content = {s.id: _content(s.root) for s in ab.screens}
     per: dict = defaultdict(lambda: defaultdict(set))
-    for r in model.rules:
-        if r.support > 0 and r.action == "click" and (r.screen, r.widget) in shown:
-            per[shown[(r.screen, r.widget)]][r.screen].add(_outcome(r))
+    for (screen, wid), outcomes in tried_outcomes(model).items():
+        if (screen, wid) in shown:
+            per[shown[(screen, wid)]][screen] |= outcomes
     out: Counter[str] = Counter()
     for screens in per.values():
         for screen, outcome in screens.items():
@@ -69,10 +78,7 @@ def shared_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
 
 def rows_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
     """right / wrong of each tried row of a run (`runs`) left out and predicted from the others."""
-    outcomes: dict = defaultdict(set)
-    for r in model.rules:
-        if r.support > 0 and r.action == "click" and r.widget is not None:
-            outcomes[(r.screen, r.widget)].add(_outcome(r))
+    outcomes = tried_outcomes(model)
     out: Counter[str] = Counter()
     for screen in ab.screens:
         for run in runs(screen.root):

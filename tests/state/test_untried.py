@@ -137,7 +137,8 @@ def test_an_untried_row_opens_what_the_tried_rows_of_its_run_opened() -> None:
     def inferred(*visits: tuple[str, Observation]) -> dict[str, str | None]:
         c = compile_app(traces(*(episode(f"e{k}", _contacts(*names), tap(row[n]), then)
                                  for k, (n, then) in enumerate(visits))))
-        return {t.widget: t.target for t in c.spec.transitions if t.support == 0}  # type: ignore[misc]
+        return {t.widget: t.target  # type: ignore[misc]
+                for t in c.spec.transitions if t.support == 0}
 
     assert inferred(("Alice", card), ("Bob", card)) == {"button_3": "s01_card"}
     assert inferred(("Alice", card)) == {}

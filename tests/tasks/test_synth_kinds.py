@@ -277,7 +277,8 @@ def test_a_list_only_another_package_shows_gets_no_question(notes: AppSpec) -> N
     """The notes list asked about on the app's screen; the same list on a share sheet (a screen of
     the system's package) is no data of the app's to ask about."""
     def counts(app: AppSpec) -> list[str]:
-        return [t.instruction for t in synthesize(app).tasks if t.instruction.startswith("How many")]
+        return [t.instruction for t in synthesize(app).tasks
+                if t.instruction.startswith("How many")]
 
     assert "How many notes are there?" in counts(notes)
     lists = {sid for sid, w, _ in nm.widgets(notes) if w.list is not None}
