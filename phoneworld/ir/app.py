@@ -11,7 +11,8 @@ Semantics the runtimes implement (and the Kotlin core mirrors):
   transition for the action, an editable field, a checkable with a bound `checked`), bubbling up
   to ancestors as on Android. A widget inside a list's item template is hit on a concrete item;
   `item` references in its transitions' effects and guards mean that record.
-- `pop` with a target pops down to it (or replaces the top when it is not on the stack).
+- `pop` with a target pops down to it; when it is not on the stack, it pops one and the target
+  takes the place of the screen below (back to a page that changed while a dialog was over it).
 - Unobserved input: `back` pops the screen stack (at the bottom it leaves the app); `type` sets the
   focused editable widget's bound text; a tap on an editable widget focuses it; a tap on a
   checkable whose `checked` is bound toggles it; a scroll over a list moves it; any other

@@ -18,8 +18,9 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   A scroll goes to the scrollable under the point when that has a transition for it, else to the
   first node that is scrollable, a list, or has a transition for it.
 - A transition's effects run, then navigation: `push` (to the current screen: stays), `replace`,
-  `pop` (with a target: pop down to it if on the stack, else replace), `stay`; `target=None`: stay
-  (or, for `pop`, pop one). Popping the bottom of the stack leaves the app.
+  `pop` (with a target: pop down to it if on the stack, else pop one and show the target in place
+  of the screen below), `stay`; `target=None`: stay (or, for `pop`, pop one). Popping the bottom
+  of the stack leaves the app.
 - Defaults when no transition fires: a point action on an editable widget focuses it; `click` on a
   checkable widget toggles what its `checked` reads (Var / item field / selected field); `type`
   sets what the focused field's text reads (with no focused field, the first enabled editable on
@@ -447,6 +448,8 @@ class Simulator:
                 self._stack.pop()
                 self._goto(target, fresh=False)
             else:
+                if self._stack:
+                    self._stack.pop()
                 self._goto(target)
         elif target is None or nav == "stay" or (nav == "push" and target == self._screen):
             return False

@@ -20,7 +20,7 @@ from phoneworld.state.schema import Schema, discover
 from phoneworld.state.sentences import Sentences
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
-    Tracked, below, entry_label, initial_state, navigation, track, transient_screens,
+    Tracked, below, closes, entry_label, initial_state, navigation, track, transient_screens,
 )
 
 __all__ = ["infer_state", "prepare"]
@@ -182,16 +182,14 @@ def _rule(schema: Schema, branch: Branch, tracked: list[list[Tracked]]) -> Rule:
     first = branch.samples[0].step
     navs = Counter(
         navigation(tracked[s.step.episode][s.step.step].stack, s.step.screen, s.step.next_screen,
-                   schema.transient)
+                   schema.transient, closes(schema, s.step))
         for s in branch.samples
     )
     nav = navs.most_common(1)[0][0]
     # back (or a dismiss button) that went to the screen below every time is plain back: wherever
     # the screen was opened from, it returns there (a pop to a named screen only where it skipped
     # screens)
-    closes = first.action == "back" or (
-        first.action == "click" and (first.screen, first.widget or "") in schema.dismissing)
-    relative = closes and nav == "pop" and all(
+    relative = closes(schema, first) and nav == "pop" and all(
         below(tracked[s.step.episode][s.step.step].stack, s.step.screen)[-1:]
         == (s.step.next_screen,) for s in branch.samples)
     return Rule(

@@ -46,15 +46,24 @@ def defaults(schema: Schema) -> dict[str, Any]:
 
 
 def navigation(stack: tuple[str, ...], here: str, there: str,
-               transient: frozenset[str] = frozenset()) -> str:
+               transient: frozenset[str] = frozenset(), closes: bool = False) -> str:
     """`pop` when the next screen is below on the stack (popping down to it), else `push`, or
     `replace` from a `transient` screen (one that leaving dismisses); `stay` on the screen on top
-    of the stack (also back from a screen the app does not know)."""
+    of the stack (also back from a screen the app does not know). A step that `closes` what it is
+    on (back, a dismiss button) never opens a screen: where the next one is not on the stack, it
+    is the screen below shown anew (a settings page that gained an entry while a dialog over it
+    was open), so it pops one and the next screen takes the place of the one below."""
     if not there or there == here or (not here and stack[-1:] == (there,)):
         return "stay"
-    if there in stack[:-1]:
+    if there in stack[:-1] or (closes and here):
         return "pop"
     return "replace" if here in transient else "push"
+
+
+def closes(schema: Schema, step: ObservedStep) -> bool:
+    """Whether a step closes what it is on: back, or a click on a dismiss button."""
+    return step.action == "back" or (
+        step.action == "click" and (step.screen, step.widget or "") in schema.dismissing)
 
 
 def below(stack: tuple[str, ...], screen: str) -> tuple[str, ...]:
@@ -97,7 +106,7 @@ def apply_navigation(stack: tuple[str, ...], nav: str, there: str) -> tuple[str,
     if nav == "pop":
         if there in stack[:-1]:
             return stack[: len(stack) - 1 - stack[:-1][::-1].index(there)]
-        return stack[:-1]
+        return stack[:-2] + (there,)
     if nav == "replace":
         return stack[:-1] + (there,)
     return (stack + (there,))[-STACK_LIMIT:]
@@ -126,7 +135,8 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
             step = by_step.get((e, i - 1))
             if step is not None:
                 _remember(schema, state, step)
-                nav = navigation(stack, step.screen, step.next_screen, schema.transient)
+                nav = navigation(stack, step.screen, step.next_screen, schema.transient,
+                                 closes(schema, step))
                 stack = apply_navigation(stack, nav, step.next_screen)
             state.update(schema.values(readings[i]))
             episode.append(Tracked(copy.deepcopy(state), stack))

@@ -120,11 +120,13 @@ def test_navigation(taps: list[str], screen: str, stack: tuple[str, ...]) -> Non
     assert (sim.screen, sim.stack) == (screen, stack)
 
 
-def test_pop_to_a_target_not_on_the_stack_replaces() -> None:
+@pytest.mark.parametrize(("stack", "after"), [([], ()), (["d", "b"], ("d",))])
+def test_pop_to_a_target_not_on_the_stack_takes_the_place_of_the_screen_below(
+        stack: list[str], after: tuple[str, ...]) -> None:
     sim = nav_app()
-    sim.set_position("c", None, stack=[])
+    sim.set_position("c", None, stack=stack)
     sim.step(Click(x=10, y=500))
-    assert (sim.screen, sim.stack) == ("a", ())
+    assert (sim.screen, sim.stack) == ("a", after)
 
 
 def test_pop_transition_at_the_bottom_leaves_the_app() -> None:

@@ -96,6 +96,29 @@ def test_a_cancel_that_skipped_a_menu_marks_it_and_returns_to_the_opener() -> No
     assert sim.screen == s["B"]  # Cancel returns to where the menu was opened from
 
 
+def test_a_cancel_back_to_the_page_shown_anew_returns_to_what_the_page_was_opened_from() -> None:
+    # the page gained an entry while the dialog over it was open, so the recording shows it as
+    # another screen: Cancel still closed the dialog, and back from the page leaves it
+    settings, dialog = page("Settings", "Size"), page("Size", "Cancel")
+    grown = page("Settings", "Size", "Clear cache")
+    run = episode("run#1", page("Home", "Settings"), tap(button("Settings", 0)), settings,
+                  tap(button("Size", 0)), dialog, tap(button("Cancel", 0)), grown)
+    c = compile_app(traces(run))
+    home, opened, shown = (c.abstraction.readings[0][k].screen for k in (0, 1, 3))
+    assert opened != shown
+    _, tracked = prepare(c.abstraction, c.graph)
+    assert tracked[0][-1].stack == (home, shown)
+    cancel = next(t for t in c.spec.transitions if t.target == shown)
+    assert (cancel.nav, cancel.target) == ("pop", shown)
+    sim = Simulator(c.spec)
+    sim.reset()
+    for action in (tap(button("Settings", 0)), tap(button("Size", 0)), tap(button("Cancel", 0))):
+        sim.step(action)
+    assert (sim.screen, sim.stack) == (shown, (home,))
+    sim.step(back())
+    assert sim.screen == home
+
+
 OVERFLOW = view("android.widget.ImageView", b(900, 0, W, 150), desc="More options",
                 clickable=True)
 LIST = screen(view(TEXT, b(0, 0, 800, 150), id="title", text="Inbox"), OVERFLOW,

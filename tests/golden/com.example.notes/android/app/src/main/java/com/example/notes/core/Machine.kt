@@ -240,6 +240,7 @@ class Machine(initial: AppState? = null) {
                 stack.removeAt(stack.size - 1)
                 goto(target, fresh = false)
             } else {
+                if (stack.isNotEmpty()) stack.removeAt(stack.size - 1)
                 goto(target)
             }
             return false
