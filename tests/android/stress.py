@@ -59,8 +59,20 @@ def _detail_screen() -> ScreenSpec:
                text=Selected(collection="rows", field="n", fmt="{} points")),
         Widget(wid="rename", cls="android.widget.Button", bounds=_b(0, 300, W, 400),
                clickable=True, text=Lit(value="Rename to query")),
+        Widget(wid="close", cls="android.widget.Button", bounds=_b(0, 400, W, 500),
+               clickable=True, text=Lit(value="Close")),
     ))
     return ScreenSpec(id="s01_detail", name="detail", package=PKG, root=root)
+
+
+def _grown_screen() -> ScreenSpec:
+    """Where the detail screen's Close goes back to: not on the stack, so it takes the place of
+    the screen below (`pop` to a target not on the stack)."""
+    root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
+        Widget(wid="again", cls="android.widget.Button", bounds=_b(0, 100, W, 200),
+               clickable=True, text=Lit(value="Again")),
+    ))
+    return ScreenSpec(id="s02_grown", name="grown", package=PKG, root=root)
 
 
 def stress_spec() -> AppSpec:
@@ -68,7 +80,7 @@ def stress_spec() -> AppSpec:
                for i in range(RECORDS)]
     return AppSpec(
         package=PKG, label="Stress", device=Device(width=W, height=H), start_screen="s00_big",
-        screens=(_big_screen(), _detail_screen()),
+        screens=(_big_screen(), _detail_screen(), _grown_screen()),
         transitions=(
             Transition(id="t0", screen="s00_big", action="click", widget="row",
                        effects=(SelectEffect(collection="rows"),), target="s01_detail"),
@@ -80,6 +92,10 @@ def stress_spec() -> AppSpec:
                                 ToggleEffect(ref=RecordRef(collection="rows", target="selected",
                                                            field="done"))),
                        target="s00_big", nav="pop"),
+            Transition(id="t3", screen="s01_detail", action="click", widget="close",
+                       target="s02_grown", nav="pop"),
+            Transition(id="t4", screen="s02_grown", action="click", widget="again",
+                       target="s00_big"),
         ),
         state=(
             StateVar(name="query", kind="text"),
