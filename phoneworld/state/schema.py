@@ -174,11 +174,10 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             schema.text_vars[(screen, node.wid)] = var
             if node.password:
                 schema.variables[var].masked = True
-            if node.editable:
-                schema.variables[var].typed = True
             if not node.editable:
                 var_values[var] |= seen
             else:
+                schema.variables[var].typed = True
                 var_values[var] |= {"not a number"}
         if node.checkable:
             key = ("flag", node.resource_id) if node.resource_id else ("flag", screen, node.wid)
