@@ -120,7 +120,7 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     by_step = {(s.episode, s.step): s for s in graph.steps}
     follows = abstraction.follows or (None,) * len(abstraction.readings)
     out: list[list[Tracked]] = []
-    first = first_lists(schema, abstraction)
+    first = first_kept(schema, abstraction)
     for e, readings in enumerate(abstraction.readings):
         before = out[follows[e]][-1] if follows[e] is not None else (
             outside[e] if e < len(outside) else None)
@@ -144,15 +144,17 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     return out
 
 
-def first_lists(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
-    """Each list as it was first shown, as the reset state has it (`initial_state`): what the
-    first session starts with, so that first seeing a list (a menu's entries, a dashboard's
-    tiles, the records already there) is no append of records."""
-    return {name: value for name, value in initial_state(schema, abstraction).items()
-            if schema.variables[name].kind == "collection" and value}
-
-
 PERSISTENT = ("collection", "flag")  # what an app keeps between sessions: records, switches
+
+
+def first_kept(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
+    """What the app keeps (`PERSISTENT`) as it was first shown, as the reset state has it
+    (`initial_state`): what the first session starts with, so that first seeing a list (a menu's
+    entries, the records already there) is no append of records, and first seeing a switch on a
+    screen opened later (a settings page, a choice dialog) is no toggle by its opener."""
+    return {name: value for name, value in initial_state(schema, abstraction).items()
+            if schema.variables[name].kind in PERSISTENT
+            and (value or schema.variables[name].kind == "flag")}
 
 
 def _next_session(schema: Schema, last: Tracked) -> Tracked:

@@ -1,13 +1,16 @@
 """An episode that follows another (a recording cut by a gap) starts from where that one ended:
 the opened record and the back stack carry over; one that follows nothing (a new session) starts
-afresh, but with the records and switches the app kept from the session before."""
+afresh, but with the records and switches the app kept from the session before; the first
+session starts with them as first shown."""
 
 from __future__ import annotations
 
 from phoneworld.ir.trace import Episode
+from phoneworld.runtime.sim import Simulator
 from phoneworld.state import prepare
 from tests.compiler_support import (
-    TEXT, W, b, back, compile_app, episode, on_row, row_list, screen, traces, view,
+    BUTTON, CHECKBOX, TEXT, W, b, back, compile_app, episode, on_row, row_list, screen, tap,
+    traces, view,
 )
 from tests.state.notes import home
 
@@ -54,3 +57,23 @@ def test_the_first_session_starts_with_each_list_as_first_shown() -> None:
     _, tracked = prepare(compiled.abstraction, compiled.graph)
     assert [r["title"] for r in tracked[0][0].state["menu_items"]] == ["Edit", "Delete"]
     assert not any(r.effects for r in compiled.model.rules)
+
+
+def test_the_first_session_starts_with_each_switch_as_first_shown() -> None:
+    # a settings page opened later shows a switch on: the app had it on before the page opened,
+    # so opening the page toggles nothing, and the reset app shows it on there (it showed it off
+    # when the tracker started the switch at its default and the opener "toggled" it on)
+    setting = view(CHECKBOX, b(0, 300, W, 480), id="wifi", text="Wi-Fi", checkable=True,
+                   checked=True, clickable=True)
+    more = view(BUTTON, b(0, 300, W, 480), id="more", text="Settings", clickable=True)
+    settings = screen(setting, activity=".SettingsActivity")
+    compiled = compile_app(traces(episode("run#1", screen(more), tap(more), settings, back(),
+                                          screen(more), tap(more), settings)))
+    _, tracked = prepare(compiled.abstraction, compiled.graph)
+    flag = next(v.name for v in compiled.spec.state if v.kind == "flag")
+    assert tracked[0][0].state[flag] is True
+    assert not any(t.effects for t in compiled.spec.transitions if t.action == "click")
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    sim.step(tap(more))
+    assert sim.state[flag] is True
