@@ -22,7 +22,9 @@ the row is the set's main app (the one with the most recorded steps), read from 
   attacked with and rejected (equal: a task whose verifier accepts one is not kept); cheap: tasks
   searched for a cheaper passing state (every path shorter than the oracle's) and found: those
   where one passed (such a task is not kept); proven: kept tasks whose solution is proven
-  shortest; game: tasks rejected as gameable (a near miss or a cheaper state passes).
+  shortest; game: tasks rejected as gameable (a near miss or a cheaper state passes);
+- free: free-running replay of the training episodes (actions applied without correction, the
+  first episode from the reset app): the mean screen-content Jaccard over their steps.
 
 A closing line gives the means of each column over sets, and one more the held-out match on
 covered changing steps pooled over all sets (each set weighed by its covered steps). The table is
@@ -55,7 +57,7 @@ COLUMNS = (  # (key, heading, width)
     ("tasks", "tasks", 5), ("tasks_full", "full", 4), ("adv_tried", "near", 5),
     ("adv_rejected", "rej", 5), ("cheap_tried", "cheap", 5), ("cheap_found", "found", 5),
     ("proven", "proven", 6),
-    ("gameable", "game", 4), ("seconds", "s", 6),
+    ("gameable", "game", 4), ("free", "free", 5), ("seconds", "s", 6),
 )
 
 
@@ -117,6 +119,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "cheap_found": ((report.get("tasks") or {}).get("cheaper") or {}).get("found"),
         "proven": (report.get("tasks") or {}).get("proven_shortest"),
         "gameable": (report.get("tasks") or {}).get("gameable"),
+        "free": (fid.get("free_running") or {}).get("content_match"),
     }
 
 

@@ -157,7 +157,8 @@ def replay(
     traces: Path = typer.Argument(..., help="Folder of recorded traces."),
     fmt: Optional[str] = typer.Option(None, "--from", help=FROM_HELP),
 ) -> None:
-    """Build in memory, then replay every episode free-running and compare screen sequences."""
+    """Build in memory, then replay every episode free-running and compare screen sequences
+    and each step's screen content (the recording's first episode from the reset app)."""
     from phoneworld.pipeline import replay_episodes
 
     try:
@@ -169,8 +170,8 @@ def replay(
     for app_name, run in runs:
         ok += run.screens_match
         mark = "match" if run.screens_match else "DIFFERS"
-        typer.echo(f"{app_name} {run.episode}: {mark}, final screen content "
-                  f"{run.final_content_match:.3f}")
+        typer.echo(f"{app_name} {run.episode}: {mark}, screen content {run.content_match:.3f} "
+                   f"a step, {run.final_content_match:.3f} at the end")
         if not run.screens_match:
             typer.echo(f"  recorded {run.recorded_screens}\n  mock     {run.mock_screens}")
     err.print(f"{ok}/{len(runs)} episodes reproduced", markup=False)

@@ -23,7 +23,9 @@ continues a training one (the tail of an episode cut at the split) starts from t
 stack that one ended in.
 
 Free-running replay (`free_run`) starts from an episode's first screen and applies its actions
-without correction, as an agent would.
+without correction, as an agent would; the recording's first episode starts from the reset app,
+as a user gets it (so a reset state that disagrees with what the recording showed shows), and
+each step's screen content is compared with the recorded one.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from phoneworld.graph import graph
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.graph import ObservedStep
-from phoneworld.ir.report import Fidelity
+from phoneworld.ir.report import Fidelity, FreeRunning
 from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.ir.trace import POINT_ACTIONS, Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
@@ -289,6 +291,7 @@ class FreeRun:
     recorded_screens: list[str]
     mock_screens: list[str]
     final_content_match: float  # Jaccard of the last screen's content
+    content_match: float = 1.0  # the mean Jaccard of every step's screen content
 
     @property
     def screens_match(self) -> bool:
@@ -306,14 +309,27 @@ def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: Tr
     out = []
     for e, ep in enumerate(traces.episodes):
         first = view.readings[e][0].screen
-        state = {k: v for k, v in tracked[e][0].state.items() if k in known}
-        sim.reset(state=state, screen=first or spec.start_screen)
+        if e == 0 and ep.follows is None and first == spec.start_screen:
+            sim.reset()
+        else:
+            state = {k: v for k, v in tracked[e][0].state.items() if k in known}
+            sim.reset(state=state, screen=first or spec.start_screen)
         mock = [sim.screen]
-        for s in ep.steps[:-1]:
+        shown = [jaccard(content_keys(sim.view()), content_keys(ep.steps[0].observation.root))]
+        for s, after in zip(ep.steps[:-1], ep.steps[1:]):
             if s.action is not None:
                 sim.step(s.action)
             mock.append(sim.screen)
+            shown.append(jaccard(content_keys(sim.view()), content_keys(after.observation.root)))
         recorded = [r.screen for r in view.readings[e]]
-        final = jaccard(content_keys(sim.view()), content_keys(ep.steps[-1].observation.root))
-        out.append(FreeRun(ep.id, recorded, mock, round(final, 4)))
+        out.append(FreeRun(ep.id, recorded, mock, round(shown[-1], 4),
+                           round(sum(shown) / len(shown), 4)))
     return out
+
+
+def free_running(runs: list[FreeRun]) -> FreeRunning:
+    """The figures of `free_run`'s episodes, content averaged over all their steps."""
+    steps = sum(len(r.recorded_screens) for r in runs)
+    content = sum(r.content_match * len(r.recorded_screens) for r in runs)
+    return FreeRunning(episodes=len(runs), reproduced=sum(r.screens_match for r in runs),
+                       steps=steps, content_match=round(content / steps, 4) if steps else None)

@@ -27,7 +27,7 @@ from phoneworld.collector import gc_paused
 from phoneworld.emit import APP_KIND, ROOT_KIND, emit
 from phoneworld.errors import InputError, ToolchainError, UsageError
 from phoneworld.fidelity import (
-    FreeRun, ReplayError, recorded_contents, split_heldout, teacher_forced,
+    FreeRun, ReplayError, free_run, free_running, recorded_contents, split_heldout, teacher_forced,
 )
 from phoneworld.graph import graph
 from phoneworld.ingest import codes, ingest, without_actions
@@ -203,6 +203,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
             spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
             after=train_replay.ends,
         ) if held.episodes else None
+        free = free_running(free_run(spec, schema, abstraction, train))
     fidelity = FidelityReport(
         train=train_replay.summary(),
         heldout=held_replay.summary() if held_replay is not None else None,
@@ -210,6 +211,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
         heldout_coverage=held_replay.coverage() if held_replay is not None else None,
         heldout_known_trigger=(held_replay.summary(covered_only=True, known_only=True)
                                if held_replay is not None else None),
+        free_running=free,
     )
     report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
     with _stage("tasks"):
@@ -266,8 +268,6 @@ def _report(spec: AppSpec, traces: TraceSet, fidelity: FidelityReport, diagnosti
 
 def replay_episodes(traces: Path, fmt: str | None = None) -> list[tuple[str, FreeRun]]:
     """Build every app in memory and replay each of its episodes free-running."""
-    from phoneworld.fidelity import free_run
-
     trace_set, _ = check(traces, fmt)
     out: list[tuple[str, FreeRun]] = []
     for app in trace_set.apps():

@@ -17,6 +17,18 @@ class Fidelity(Frozen):
     reference_change_f1: float | None = None
 
 
+class FreeRunning(Frozen):
+    """Free-running replay of the training episodes (`fidelity.free_run`): each episode's actions
+    applied without correction, the recording's first episode from the reset app. `reproduced`:
+    episodes whose screen sequence is the recorded one; `content_match`: the mean Jaccard of the
+    screen content over every step (what an agent sees, errors compounding)."""
+
+    episodes: int
+    reproduced: int
+    steps: int
+    content_match: float | None
+
+
 class FidelityReport(Frozen):
     train: Fidelity | None = None
     heldout: Fidelity | None = None
@@ -28,6 +40,7 @@ class FidelityReport(Frozen):
     # the covered steps whose trigger (screen, action, widget) training recorded: tells an input
     # the mock never saw from wrong behaviour where it had evidence
     heldout_known_trigger: Fidelity | None = None
+    free_running: FreeRunning | None = None
 
 
 class StateVarSummary(Frozen):

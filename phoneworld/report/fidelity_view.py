@@ -18,7 +18,7 @@ from phoneworld.abstract.shape import ContentKey, content_keys
 from phoneworld.fidelity import Replay, StepResult, place, readings_for
 from phoneworld.graph import graph
 from phoneworld.ir.graph import ObservedStep
-from phoneworld.ir.report import Fidelity
+from phoneworld.ir.report import Fidelity, FreeRunning
 from phoneworld.ir.trace import TraceSet
 from phoneworld.report.images import THUMB_WIDTH, ImageStore, Picture
 from phoneworld.report.inputs import ReportInputs, screenshot_path
@@ -75,6 +75,7 @@ class FidelityView:
     columns: tuple[str, ...]
     figures: tuple[FigureRow, ...]
     sets: tuple[ReplaySet, ...]
+    free: FreeRunning | None = None  # free-running replay of the training episodes
 
 
 @dataclass(frozen=True)
@@ -190,4 +191,4 @@ def fidelity_view(inputs: ReportInputs, tracked: list[list[Tracked]], images: Im
         columns.append("held-out")
     figures = _figures([("training", inputs.report.fidelity.train),
                         ("held-out", inputs.report.fidelity.heldout)][: len(columns)])
-    return FidelityView(tuple(columns), figures, tuple(sets))
+    return FidelityView(tuple(columns), figures, tuple(sets), inputs.report.fidelity.free_running)
