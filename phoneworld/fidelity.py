@@ -300,20 +300,24 @@ class FreeRun:
 
 def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet
              ) -> list[FreeRun]:
-    """Replay each episode from its first screen and state, applying its actions uncorrected."""
+    """Replay each episode from its first screen, state and back stack (the recording's first
+    episode from the reset app), applying its actions uncorrected."""
     view = readings_for(abstraction, traces)
     steps = graph(traces, view).steps
     tracked = track(schema, view, _graph_of(view, steps))
     known = {v.name for v in spec.state}
+    spec_screens = {s.id for s in spec.screens}
     sim = Simulator(spec)
     out = []
     for e, ep in enumerate(traces.episodes):
         first = view.readings[e][0].screen
         if e == 0 and ep.follows is None and first == spec.start_screen:
             sim.reset()
-        else:
+        else:  # where the episode it follows ended: the tracked state and back stack
             state = {k: v for k, v in tracked[e][0].state.items() if k in known}
-            sim.reset(state=state, screen=first or spec.start_screen)
+            under = [s for s in below(tracked[e][0].stack, first) if s in spec_screens]
+            sim.set_position(first if first in spec_screens else spec.start_screen, state,
+                             stack=under)
         mock = [sim.screen]
         shown = [jaccard(content_keys(sim.view()), content_keys(ep.steps[0].observation.root))]
         for s, after in zip(ep.steps[:-1], ep.steps[1:]):

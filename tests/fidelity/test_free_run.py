@@ -42,3 +42,12 @@ def test_the_first_episode_starts_from_the_reset_app() -> None:
     assert run.final_content_match < 1.0
     assert 0.0 < run.content_match < 1.0
     assert free_running([run]).content_match == run.content_match
+
+
+def test_an_episode_that_follows_another_starts_on_its_back_stack() -> None:
+    # a recording cut on the settings page goes on there: back returns home, as it did
+    first = episode("run#1", HOME, tap(MORE), SETTINGS)
+    second = episode("run#2", SETTINGS, back(), HOME).model_copy(update={"follows": "run#1"})
+    c = compile_app(traces(first, second))
+    runs = free_run(c.spec, c.schema, c.abstraction, c.traces)
+    assert [r.screens_match for r in runs] == [True, True], [r.mock_screens for r in runs]
