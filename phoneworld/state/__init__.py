@@ -76,6 +76,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
 def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
              graph: TransitionGraph, tracked: list[list[Tracked]], hidden: set[str]
              ) -> list[Sample]:
+    unseen = _unseen(schema, abstraction)
     out = []
     for step in graph.steps:
         if step.action is None or not step.screen or not step.next_screen:
@@ -85,7 +86,23 @@ def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
         before = apply(structural_effects(schema, step), guarded, ctx)
         after = schema.values(abstraction.readings[step.episode][step.step + 1])
         out.append(Sample(step=step, guarded=_visible(guarded, hidden),
-                          before=_visible(before, hidden), after=_visible(after, hidden), ctx=ctx))
+                          before=_visible(before, hidden), after=_visible(after, hidden), ctx=ctx,
+                          unseen=unseen[step.episode][step.step]))
+    return out
+
+
+def _unseen(schema: Schema, abstraction: Abstraction) -> list[list[frozenset[str]]]:
+    """Per episode and step, the variables some screen shows but none had shown yet, in recording
+    order (the step's own screen included)."""
+    shown = [[frozenset(schema.values(r)) for r in readings] for readings in abstraction.readings]
+    left = frozenset().union(*(s for ep in shown for s in ep))
+    out = []
+    for ep in shown:
+        row = []
+        for keys in ep:
+            left = left - keys
+            row.append(left)
+        out.append(row)
     return out
 
 

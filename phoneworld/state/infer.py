@@ -40,6 +40,9 @@ class Sample:
     before: dict[str, Any]
     after: dict[str, Any]  # only what the next screen shows
     ctx: Context
+    # variables no screen had shown yet (in recording order): `guarded` holds their defaults,
+    # not what the app held, so no guard reads them
+    unseen: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -213,10 +216,11 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
     """Conditions worth trying, those on the current screen's variables first."""
     names: set[str] = set()
     values: dict[str, set[Any]] = defaultdict(set)
+    unseen = frozenset().union(*(s.unseen for s in samples))
     for s in samples:
         for n, v in s.guarded.items():
             kind = schema.variables[n].kind
-            if kind in ("text", "flag"):
+            if kind in ("text", "flag") and n not in unseen:
                 names.add(n)
                 values[n].add(v)
     guards: list[Guard] = []

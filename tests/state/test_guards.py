@@ -8,8 +8,8 @@ from phoneworld.ir.app import (
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, EDIT, TEXT, W, b, compile_app, episode, on_row, row_list, screen, tap, traces,
-    type_, view,
+    BUTTON, CHECKBOX, EDIT, TEXT, W, b, back, compile_app, episode, on_row, row_list, screen, tap,
+    traces, type_, view,
 )
 from tests.state.notes import ADD, SAVE, editor, home, rules_for
 
@@ -193,3 +193,34 @@ def test_an_outcome_no_one_text_tells_apart_is_not_learned_text_by_text() -> Non
     (close,) = rules_for(model, "s00_login", "click", "close")
     assert close.guard is None
     assert len(model.dropped) == 1
+
+
+def test_no_guard_reads_a_text_no_screen_had_shown_yet() -> None:
+    # "Go" went to the first page once and to the second after the profile page had shown a
+    # name (each time from the home screen as entered back from help): before the profile was
+    # first shown the tracked name is its default, not what the app held, so "the name is empty"
+    # tells nothing (with it the reset app, which has the name as first shown, would take the
+    # second branch at once)
+    go = view(BUTTON, b(0, 300, W, 480), id="go", text="Go", clickable=True)
+    profile = view(BUTTON, b(0, 500, W, 680), id="profile", text="Profile", clickable=True)
+    help_ = view(BUTTON, b(0, 700, W, 880), id="help", text="Help", clickable=True)
+    home = screen(go, profile, help_)
+    helped = (tap(help_), screen(view(TEXT, b(0, 0, W, 150), id="title", text="Help"),
+                                 activity=".HelpActivity"), back(), home)
+
+    def name(text: str) -> Observation:
+        return screen(view(TEXT, b(0, 0, W, 150), id="name", text=text),
+                      activity=".ProfileActivity")
+
+    def page(n: int) -> Observation:
+        return screen(view(TEXT, b(0, 0, W, 150), id="title", text=f"Page {n}"),
+                      activity=f".Page{n}Activity")
+
+    c = compile_app(traces(episode(
+        "e0", home, *helped, tap(go), page(1), back(), home, tap(profile), name("Bob"), back(),
+        home, *helped, tap(go), page(2), back(), home, tap(profile), name("Ann"), back(), home,
+        *helped, tap(go), page(2),
+    )))
+    gos = [t for t in c.spec.transitions if t.widget == "go"]
+    assert [t.guard for t in gos] == [None], [t.guard for t in gos]
+    assert any("no state condition tells them apart" in d for d in c.model.dropped)
