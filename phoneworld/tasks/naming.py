@@ -98,6 +98,15 @@ def literal(w: Widget) -> str:
     return ""
 
 
+def title_line(w: Widget) -> str:
+    """The first line of the widget's literal text: a settings row recorded as one text
+    ("Font size\nMedium") is named by its title, not by the value its summary shows."""
+    if w.text.kind == "lit" and isinstance(w.text.value, str):
+        return next((" ".join(line.split()) for line in w.text.value.splitlines()
+                     if line.strip()), "")
+    return ""
+
+
 def label_like(text: str) -> bool:
     """A few words (not a sentence, nor a quote mark or an icon glyph alone, nor a date or a
     time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called)."""

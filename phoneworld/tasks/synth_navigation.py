@@ -117,13 +117,13 @@ def heading(screen: ScreenSpec) -> str:
 
 
 def inner_label(w: Widget) -> str:
-    """What a user calls the widget a tap opens a screen with: its text or description, or for a
-    container the one text inside it (never a neighbour's: next to a button is often the
-    screen's own title)."""
-    own = nm.literal(w) or " ".join(w.content_desc.split())
+    """What a user calls the widget a tap opens a screen with: its text (the first line of one,
+    a settings row's title above the value it is set to) or description, or for a container the
+    one text inside it (never a neighbour's: next to a button is often the screen's own title)."""
+    own = nm.title_line(w) or " ".join(w.content_desc.split())
     if own:
         return own
-    texts = {t for t in (nm.literal(c) or " ".join(c.content_desc.split())
+    texts = {t for t in (nm.title_line(c) or " ".join(c.content_desc.split())
                          for c in nm.descendants(w)) if t}
     return next(iter(texts)) if len(texts) == 1 else ""
 

@@ -192,6 +192,13 @@ def test_an_opener_that_names_an_action_names_no_screen() -> None:
     assert _navigate(_app(privacy="Next"))["s03_privacy"].instruction == "Open the privacy screen"
 
 
+def test_a_settings_row_recorded_as_one_text_names_the_screen_by_its_title() -> None:
+    """A row recorded as "Privacy\nOff" (its title over the value its summary shows, as
+    AutoDroid joins them) opens the "Privacy" screen, not the "Privacy Off" one."""
+    task = _navigate(_app(privacy="Privacy\nOff"))["s03_privacy"]
+    assert task.instruction == 'Open the "Privacy" screen'
+
+
 @pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long.",
                                   "Mon Feb 06 2023", "10:30", "2023-02-06", "06/02/2023", "Sun 5"],
                          ids=["value", "function-word", "function-words", "glyph", "sentence",
