@@ -129,7 +129,9 @@ def inner_label(w: Widget) -> str:
 
 
 def opener_label(app: AppSpec, sid: str, reachable: set[str]) -> str:
-    """The label every widget that opens `sid` from another reachable screen shows, or ""."""
+    """The label every widget that opens `sid` from another reachable screen shows, or "". Not
+    one of the choices `sid` offers (a checkable's text there): a dropdown that shows "Mobile"
+    opens the list of phone types with "Mobile" checked, no "Mobile" screen."""
     widgets = {(s, w.wid): w for s, w, _ in nm.widgets(app)}
     labels = set()
     for t in app.transitions:
@@ -138,7 +140,8 @@ def opener_label(app: AppSpec, sid: str, reachable: set[str]) -> str:
         hit = widgets.get((t.screen, t.widget or ""))
         labels.add(inner_label(hit) if hit is not None else "")
     label = next(iter(labels)) if len(labels) == 1 else ""
-    return "" if label.casefold().strip(" .!") in ACTIONS else label
+    choices = {nm.literal(w).casefold() for s, w, _ in nm.widgets(app) if s == sid and w.checkable}
+    return "" if label.casefold().strip(" .!") in ACTIONS or label.casefold() in choices else label
 
 
 def activity_words(screen: ScreenSpec) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from phoneworld.ir.app import AppSpec
+from phoneworld.ir.app import AppSpec, Lit
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import sanity
@@ -197,6 +197,26 @@ def test_a_settings_row_recorded_as_one_text_names_the_screen_by_its_title() -> 
     AutoDroid joins them) opens the "Privacy" screen, not the "Privacy Off" one."""
     task = _navigate(_app(privacy="Privacy\nOff"))["s03_privacy"]
     assert task.instruction == 'Open the "Privacy" screen'
+
+
+def test_an_opener_that_shows_a_choice_of_the_screen_it_opens_names_no_screen() -> None:
+    """A dropdown showing "Mobile" opens the list of phone types with "Mobile" checked: no
+    "Mobile" screen (were "Mobile" a button there, the row would name it)."""
+    def choice(w, checkable: bool):  # type: ignore[no-untyped-def]
+        kids = tuple(choice(c, checkable) for c in w.children)
+        if w.wid != "accept":
+            return w.model_copy(update={"children": kids})
+        return w.model_copy(update={"children": kids, "checkable": checkable,
+                                    "text": Lit(value="Mobile")})
+
+    def variant(checkable: bool) -> AppSpec:
+        spec = _app(privacy="Mobile")
+        return spec.model_copy(update={"screens": tuple(
+            s.model_copy(update={"root": choice(s.root, checkable)}) for s in spec.screens)})
+
+    reach = set(sn.screen_distances(variant(True)))
+    assert sn.opener_label(variant(True), "s03_privacy", reach) == ""
+    assert sn.opener_label(variant(False), "s03_privacy", reach) == "Mobile"
 
 
 @pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long.",
