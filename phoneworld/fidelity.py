@@ -298,13 +298,16 @@ class FreeRun:
         return self.recorded_screens == self.mock_screens
 
 
-def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet
+def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
+             built_on: bool = False, tracked: list[list[Tracked]] | None = None
              ) -> list[FreeRun]:
     """Replay each episode from its first screen, state and back stack (the recording's first
-    episode from the reset app), applying its actions uncorrected."""
-    view = readings_for(abstraction, traces)
-    steps = graph(traces, view).steps
-    tracked = track(schema, view, _graph_of(view, steps))
+    episode from the reset app), applying its actions uncorrected (`built_on`: `traces` are the
+    episodes `abstraction` was built from, already read; `tracked`: their tracked states, as
+    their teacher-forced `Replay.tracked` has them)."""
+    view = abstraction if built_on else readings_for(abstraction, traces)
+    if tracked is None:
+        tracked = track(schema, view, _graph_of(view, graph(traces, view).steps))
     known = {v.name for v in spec.state}
     spec_screens = {s.id for s in spec.screens}
     sim = Simulator(spec)
@@ -322,7 +325,10 @@ def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: Tr
         shown = [jaccard(content_keys(sim.view()), content_keys(ep.steps[0].observation.root))]
         for s, after in zip(ep.steps[:-1], ep.steps[1:]):
             if s.action is not None:
-                sim.step(s.action)
+                try:
+                    sim.step(s.action)
+                except Exception as exc:
+                    raise ReplayError(s.source) from exc
             mock.append(sim.screen)
             shown.append(jaccard(content_keys(sim.view()), content_keys(after.observation.root)))
         recorded = [r.screen for r in view.readings[e]]

@@ -203,7 +203,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
             spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
             after=train_replay.ends,
         ) if held.episodes else None
-        free = free_running(free_run(spec, schema, abstraction, train))
+        free = free_running(free_run(spec, schema, abstraction, train, built_on=True,
+                                     tracked=train_replay.tracked))
     fidelity = FidelityReport(
         train=train_replay.summary(),
         heldout=held_replay.summary() if held_replay is not None else None,

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -195,12 +196,12 @@ def _collections(start: Mapping[str, Any], end: Mapping[str, Any]) -> list[str]:
 
 def _unmatched(records: list[dict[str, Any]], others: list[dict[str, Any]]) -> list[int]:
     """Indexes of `records` with no equal record left in `others` (each one matched once)."""
-    pool: list[str | None] = [_rec_key(r) for r in others]
+    pool = Counter(_rec_key(r) for r in others)
     out = []
     for i, r in enumerate(records):
         k = _rec_key(r)
-        if k in pool:
-            pool[pool.index(k)] = None
+        if pool[k]:
+            pool[k] -= 1
         else:
             out.append(i)
     return out
