@@ -291,7 +291,7 @@ class FreeRun:
     recorded_screens: list[str]
     mock_screens: list[str]
     final_content_match: float  # Jaccard of the last screen's content
-    content_match: float = 1.0  # the mean Jaccard of every step's screen content
+    content_match: float  # the mean Jaccard of every step's screen content
 
     @property
     def screens_match(self) -> bool:
