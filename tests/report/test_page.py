@@ -75,6 +75,14 @@ def test_report_command(example_dir: Path, tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--traces" in proc.stderr
 
 
+def test_fidelity_section_gives_the_free_running_figures(example_dir: Path) -> None:
+    html = (example_dir / "report.html").read_text()
+    free = json.loads((example_dir / "report.json").read_text())["fidelity"]["free_running"]
+    assert (f"{free['reproduced']} of {free['episodes']} episodes go through the recorded "
+            f"screens; screen content (Jaccard) {free['content_match']:.3f} a step over "
+            f"{free['steps']} steps") in html
+
+
 def test_tasks_section_is_present(example_dir: Path) -> None:
     html = (example_dir / "report.html").read_text()
     assert 'id="tasks"' in html
