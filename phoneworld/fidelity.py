@@ -321,16 +321,15 @@ def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: Tr
             under = [s for s in below(tracked[e][0].stack, first) if s in spec_screens]
             sim.set_position(first if first in spec_screens else spec.start_screen, state,
                              stack=under)
-        mock = [sim.screen]
-        shown = [jaccard(content_keys(sim.view()), content_keys(ep.steps[0].observation.root))]
-        for s, after in zip(ep.steps[:-1], ep.steps[1:]):
-            if s.action is not None:
+        mock, shown = [], []
+        for i, s in enumerate(ep.steps):
+            if i and ep.steps[i - 1].action is not None:
                 try:
-                    sim.step(s.action)
+                    sim.step(ep.steps[i - 1].action)
                 except Exception as exc:
-                    raise ReplayError(s.source) from exc
+                    raise ReplayError(ep.steps[i - 1].source) from exc
             mock.append(sim.screen)
-            shown.append(jaccard(content_keys(sim.view()), content_keys(after.observation.root)))
+            shown.append(jaccard(content_keys(sim.view()), content_keys(s.observation.root)))
         recorded = [r.screen for r in view.readings[e]]
         out.append(FreeRun(ep.id, recorded, mock, round(shown[-1], 4),
                            round(sum(shown) / len(shown), 4)))

@@ -92,19 +92,19 @@ def widgets(app: AppSpec) -> Iterator[tuple[str, Widget, Widget | None]]:
         yield from visit(s.id, s.root, None)
 
 
+def _raw_literal(w: Widget) -> str:
+    return w.text.value if w.text.kind == "lit" and isinstance(w.text.value, str) else ""
+
+
 def literal(w: Widget) -> str:
-    if w.text.kind == "lit" and isinstance(w.text.value, str):
-        return " ".join(w.text.value.split())
-    return ""
+    return " ".join(_raw_literal(w).split())
 
 
 def title_line(w: Widget) -> str:
     """The first line of the widget's literal text: a settings row recorded as one text
     ("Font size\nMedium") is named by its title, not by the value its summary shows."""
-    if w.text.kind == "lit" and isinstance(w.text.value, str):
-        return next((" ".join(line.split()) for line in w.text.value.splitlines()
-                     if line.strip()), "")
-    return ""
+    return next((" ".join(line.split()) for line in _raw_literal(w).splitlines()
+                 if line.strip()), "")
 
 
 def label_like(text: str) -> bool:
