@@ -2,7 +2,8 @@
 agent ends on ("Open the "Settings" screen"), as LlamaTouch and AndroidWorld verify many tasks.
 
 A screen gets a task when it is at least `SynthConfig.nav_min_steps` transitions from the start
-(guards ignored) and a person can tell it by a name, the first of:
+(guards ignored; by default every reachable screen but the start) and a person can tell it by a
+name, the first of:
 
 - its heading: the top-most short literal text of a TextView that is neither clickable nor
   inside something clickable or a list (a toolbar title, a page heading);
@@ -15,7 +16,10 @@ titled "Bob" is no "Bob" screen). A screen is skipped when it is transient (a me
 the app spec marks the screens that leaving dismisses by their `replace` transitions, and a
 window smaller than the device is a dialog or a popup), when it belongs to another package (a
 system dialog, a share sheet). Screens that share a name are one task that ending on any of them
-passes (a person cannot tell them apart by it: a page loading and loaded). A screen the app opens
+passes (a person cannot tell them apart by it: a page loading and loaded), skipped only when every
+one of them is transient (the loading page that the loaded one replaces is still that page).
+Screens two or more transitions away come first, nearest first, and those one tap away last: the
+per-kind cap keeps the tasks that ask for a way through the app before the one-tap ones. A screen the app opens
 only when a field holds one text (a sign-in the recording shows succeed with one account: a
 guard `eq` on a typed field) says so: "...; on the way, type "{email}" into the email field",
 the text a parameter with that one value, so the oracle types it as an agent would. The rule is
@@ -38,7 +42,7 @@ NAVIGATION = "navigation"
 NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
 # what a button says it does, not where it leads ("Skip" opens no "Skip" screen)
 ACTIONS = {"accept", "allow", "back", "cancel", "close", "continue", "delete", "done", "go",
-           "next", "no", "ok", "okay", "remove", "save", "skip", "submit", "yes"}
+           "next", "no", "ok", "okay", "remove", "save", "skip", "start", "submit", "yes"}
 FUNCTION_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"}
 
 
@@ -192,10 +196,11 @@ def instruction(name: str, source: str) -> str:
     return f"Open the {nm.quoted(name)} screen"
 
 
-def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
-    """A navigate draft per name that qualifies (see the module docstring), nearest first. Screens
-    that share a name (a page loading and loaded, a list with and without a banner) are one
-    place to a person: ending on any of them passes."""
+def navigations(facts: AppFacts, min_steps: int = 1) -> Iterator[Draft]:
+    """A navigate draft per name that qualifies (see the module docstring): those two or more
+    transitions away nearest first, then those one tap away. Screens that share a name (a page
+    loading and loaded, a list with and without a banner) are one place to a person: ending on
+    any of them passes."""
     app = facts.app
     far = screen_distances(app)
     given = given_texts(app, facts.typable)
@@ -207,9 +212,9 @@ def navigations(facts: AppFacts, min_steps: int = 2) -> Iterator[Draft]:
         if name:
             groups.setdefault(name.casefold(), []).append(s)
             named.setdefault(name.casefold(), (name, source))
-    for key, screens in groups.items():
-        if far[screens[0].id] < min_steps or any(
-                s.package != app.package or transient(app, s) for s in screens):
+    for key, screens in sorted(groups.items(), key=lambda g: far[g[1][0].id] == 1):
+        if far[screens[0].id] < min_steps or any(s.package != app.package for s in screens) \
+                or all(transient(app, s) for s in screens):
             continue
         name, source = named[key]
         clauses = [{"screen": s.id} for s in screens]

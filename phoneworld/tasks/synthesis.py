@@ -36,9 +36,9 @@ class SynthConfig:
 
     max_per_kind: int = field(default=12, metadata={"help": "Tasks per kind at most."})
     max_pairs: int = field(default=8, metadata={"help": "Combined (two-effect) tasks at most."})
-    nav_min_steps: int = field(default=2, metadata={
+    nav_min_steps: int = field(default=1, metadata={
         "help": "Fewest transitions from the start screen to a screen a navigate task opens "
-                "(1: also the screens one tap away)."})
+                "(2: none of the screens one tap away)."})
 
     def __post_init__(self) -> None:
         if self.max_per_kind < 1 or self.max_pairs < 0 or self.nav_min_steps < 1:

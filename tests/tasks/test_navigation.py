@@ -163,6 +163,7 @@ def test_every_backend_state_carries_the_screen(app: AppSpec) -> None:
 def test_screens_are_named_by_heading_opener_or_activity(app: AppSpec) -> None:
     tasks = _navigate(app)
     assert {sid: t.instruction for sid, t in tasks.items()} == {
+        "s01_settings": 'Open the "Settings" screen',  # one tap from the start: its heading
         "s02_about": 'Open the "About" screen',  # its heading
         "s03_privacy": 'Open the "Privacy policy" screen',  # the text inside the row opening it
         "s04_licenses": "Open the licenses screen",  # no text at all: its activity
@@ -175,21 +176,22 @@ def test_screens_are_named_by_heading_opener_or_activity(app: AppSpec) -> None:
 
 def test_near_alike_screens_get_one_task_and_transient_ones_none(app: AppSpec) -> None:
     tasks = _navigate(app)
-    assert "s01_settings" not in tasks  # one tap from the start
     assert "s05_help" not in tasks and "s06_support" not in tasks  # both headed "Help": one task
     assert tasks["s05_help|s06_support"].rule.all_of[0].model_dump(  # type: ignore[union-attr]
         exclude_defaults=True) == {"any_of": ({"screen": "s05_help"}, {"screen": "s06_support"})}
     assert "s07_settings_2" not in tasks  # the sort dialog: a window smaller than the screen
-    assert "s01_settings" in _navigate(app, SynthConfig(nav_min_steps=1))
+    assert "s01_settings" not in _navigate(app, SynthConfig(nav_min_steps=2))  # one tap away
     other = app.model_copy(update={"screens": tuple(
         s.model_copy(update={"package": "com.android.settings"}) if s.id == "s02_about" else s
         for s in app.screens)})
     assert "s02_about" not in _navigate(other)  # another app's window
 
 
-def test_an_opener_that_names_an_action_names_no_screen() -> None:
-    """A row saying "Next" does not say where it leads: the screen falls back to its activity."""
-    assert _navigate(_app(privacy="Next"))["s03_privacy"].instruction == "Open the privacy screen"
+@pytest.mark.parametrize("label", ["Next", "Start"])
+def test_an_opener_that_names_an_action_names_no_screen(label: str) -> None:
+    """A row saying "Next" or "Start" says what it does, not where it leads: the screen falls
+    back to its activity (a game's "Start" opens no "Start" screen)."""
+    assert _navigate(_app(privacy=label))["s03_privacy"].instruction == "Open the privacy screen"
 
 
 def test_a_settings_row_recorded_as_one_text_names_the_screen_by_its_title() -> None:
@@ -245,13 +247,30 @@ def test_a_screen_left_by_replace_is_transient(app: AppSpec) -> None:
     assert "s03_privacy" not in _navigate(moved)
 
 
+def test_a_transient_screen_sharing_its_name_with_a_lasting_one_is_that_place(
+        app: AppSpec) -> None:
+    """A page loading (left by replace: the loaded page takes its place) and the page loaded,
+    both headed "Help", are one place: ending on either passes. Were both transient, neither
+    would be one."""
+    loading = app.model_copy(update={"transitions": tuple(
+        t.model_copy(update={"nav": "replace"}) if t.screen == "s05_help" else t
+        for t in app.transitions)})
+    assert _navigate(loading)["s05_help|s06_support"].instruction == 'Open the "Help" screen'
+    both = loading.model_copy(update={"transitions": tuple(
+        t.model_copy(update={"nav": "replace"}) if t.screen == "s06_support" else t
+        for t in loading.transitions)})
+    assert not any("s05_help" in k or "s06_support" in k for k in _navigate(both))
+
+
 def test_navigate_tasks_come_last_and_are_capped(app: AppSpec) -> None:
     kinds = [t.kind() for t in synthesize(app).tasks]
     assert kinds.index("navigate") > max(i for i, k in enumerate(kinds) if k != "navigate")
     capped = synthesize(app, SynthConfig(max_per_kind=2))
     assert [t.id for t in capped.tasks if t.kind() == "navigate"] == [
         "navigate_about", "navigate_privacy_policy"]  # the nearest first, then by screen
-    assert capped.dropped[CAPPED] == 2
+    assert capped.dropped[CAPPED] == 3  # Licenses, Help, and last the one-tap Settings
+    navigate = [t.id for t in synthesize(app).tasks if t.kind() == "navigate"]
+    assert navigate[-1] == "navigate_settings" and len(navigate) == 5
     assert not any("navigate" in t.tags[1:] for t in synthesize(app, pair_from={
         t.id for t in capped.tasks}).tasks)  # paired with nothing
 
@@ -263,7 +282,9 @@ def test_the_oracle_solves_navigate_tasks_and_the_sanity_check_keeps_them(app: A
     checks = sanity.check_tasks(app, list(_navigate(app).values()))
     for c in checks:
         assert c.kept, c.detail
-        assert c.oracle is not None and len(c.oracle.moves) == 2 and c.end is not None
+        one_tap = c.task.id == "navigate_settings"
+        assert c.oracle is not None and len(c.oracle.moves) == (1 if one_tap else 2)
+        assert c.end is not None
         goal = c.task.rule.all_of[0]  # type: ignore[union-attr]
         ends = {x.screen for x in goal.any_of} if hasattr(goal, "any_of") else {goal.screen}
         assert c.end["@screen"] in ends
@@ -303,11 +324,12 @@ def test_a_rule_that_only_says_where_not_to_end_is_gameable(app: AppSpec) -> Non
 
 def test_the_build_keeps_navigate_tasks_and_writes_their_verifiers(app: AppSpec) -> None:
     built = build_tasks(app)
-    assert built.summary.kinds.get("navigate") == 4
+    assert built.summary.kinds.get("navigate") == 5
     index = json.loads(built.files["tasks.json"])
     assert {e["id"]: e["category"] for e in index["tasks"] if e["kind"] == "navigate"} == {
         "navigate_about": "navigation", "navigate_privacy_policy": "navigation",
-        "navigate_licenses": "navigation", "navigate_help": "navigation"}
+        "navigate_licenses": "navigation", "navigate_help": "navigation",
+        "navigate_settings": "navigation"}
     verify = load_verifier(built.files["verifiers/navigate_about.py"])
     sim = Simulator(app)
     check = next(c for c in built.checks if c.task.id == "navigate_about")
@@ -320,12 +342,13 @@ def test_the_build_keeps_navigate_tasks_and_writes_their_verifiers(app: AppSpec)
 
 def test_the_bundled_example_keeps_navigate_tasks_through_the_env(notes: AppSpec,
                                                                    example_dir: Path) -> None:
-    """Every screen of the example is one tap from its list, so its build (two transitions at
-    least, the default) proposes none there; one transition away, they are kept, written out,
-    and an env episode (whose reward reads the backend's state) solves them."""
+    """Every screen of the example is one tap from its list: asked for two transitions at least
+    it proposes none; by default its build keeps them, writes them out, and an env episode
+    (whose reward reads the backend's state) solves them."""
     report = json.loads((example_dir / "report.json").read_text())
-    assert "navigate" not in report["tasks"]["kinds"] and not _navigate(notes)
-    tasks = list(_navigate(notes, SynthConfig(nav_min_steps=1)).values())
+    assert report["tasks"]["kinds"]["navigate"] == 2
+    assert not _navigate(notes, SynthConfig(nav_min_steps=2))
+    tasks = list(_navigate(notes).values())
     checks = sanity.check_tasks(notes, tasks)
     kept = [c.task for c in checks if c.kept]
     assert {t.instruction for t in kept} == {'Open the "Settings" screen',

@@ -25,6 +25,8 @@ TASKS = (
     'answer_is_note_done',
     'answer_is_dark_mode_turned_on',
     'answer_is_keep_done_notes_at',
+    'navigate_edit_note',
+    'navigate_settings',
     'pair_note_and_note_done',
     'pair_note_and_dark_mode_on',
     'pair_note_title_and_note_done',
