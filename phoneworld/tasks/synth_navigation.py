@@ -6,7 +6,10 @@ A screen gets a task when it is at least `SynthConfig.nav_min_steps` transitions
 name, the first of:
 
 - its heading: the top-most short literal text of a TextView that is neither clickable nor
-  inside something clickable or a list (a toolbar title, a page heading);
+  inside something clickable or a list (a toolbar title, a page heading); where the top-most
+  such text is one the app sets as it opens the screen (one layout, several pages: the terms or
+  the privacy policy, a dialog titled by what it asks), each text an opener sets names one page,
+  and the rule asks for that text too (`pages`);
 - the label of the widgets that open it: their text, description or the one text inside them,
   when every opener on a reachable screen says the same and it is no action ("Next", "Skip");
 - its activity, in words (`.SettingsActivity` -> "settings"), unless that says nothing ("main").
@@ -35,7 +38,7 @@ from collections.abc import Iterator
 
 from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Var, Widget
 from phoneworld.tasks import naming as nm
-from phoneworld.tasks.drafts import AppFacts, Draft
+from phoneworld.tasks.drafts import AppFacts, Draft, Raw
 from phoneworld.tasks.synth import field_labels
 
 NAVIGATION = "navigation"
@@ -105,19 +108,53 @@ def usable(text: str) -> bool:
             and not set(text.casefold().split()) <= FUNCTION_WORDS)
 
 
-def heading(screen: ScreenSpec) -> str:
-    """The screen's own title (see the module docstring), or ""."""
-    found: list[tuple[int, int, str]] = []
+def _titles(screen: ScreenSpec) -> list[tuple[int, int, str, str]]:
+    """(top, left, literal text, variable) of every TextView that could title the screen, top-most
+    first: neither clickable nor inside something clickable or a list, showing a usable literal
+    text or a text variable (a title the app sets as it opens the screen)."""
+    found: list[tuple[int, int, str, str]] = []
 
     def visit(w: Widget, inside: bool) -> None:
-        text = nm.literal(w)
-        if not inside and not w.clickable and w.cls.endswith("TextView") and usable(text):
-            found.append((w.bounds.y1, w.bounds.x1, text))
+        if not inside and not w.clickable and w.cls.endswith("TextView"):
+            text = nm.literal(w)
+            if usable(text) or isinstance(w.text, Var):
+                found.append((w.bounds.y1, w.bounds.x1, text if usable(text) else "",
+                              w.text.name if isinstance(w.text, Var) else ""))
         for c in w.children:
             visit(c, inside or w.clickable or w.list is not None)
 
     visit(screen.root, False)
-    return min(found)[2] if found else ""
+    return sorted(found)
+
+
+def heading(screen: ScreenSpec) -> str:
+    """The screen's own title (see the module docstring), or ""."""
+    return next((text for _, _, text, _ in _titles(screen) if text), "")
+
+
+def pages(app: AppSpec, screen: ScreenSpec, reachable: set[str], data: set[str]
+          ) -> list[tuple[str, str]]:
+    """(name, variable) of each page of a screen whose title is a text the app sets as it opens it
+    (one layout, several pages: the terms or the privacy policy, a dialog titled by what it asks):
+    the top-most title is a variable, and each usable literal an opener (a transition from
+    another reachable screen) writes into it names one page. [] for any other screen."""
+    titles = _titles(screen)
+    var = titles[0][3] if titles else ""
+    out: list[tuple[str, str]] = []
+    for t in app.transitions if var else ():
+        if t.target != screen.id or t.screen == screen.id or t.screen not in reachable \
+                or t.nav == "pop":
+            continue
+        for e in t.effects:
+            ref, value = getattr(e, "ref", None), getattr(e, "value", None)
+            if e.kind != "set" or ref is None or ref.kind != "var" or ref.name != var \
+                    or not isinstance(value, Lit) or not isinstance(value.value, str):
+                continue
+            name = value.value
+            if usable(name) and name.casefold() not in data \
+                    and name.casefold().strip(" .!") not in ACTIONS and (name, var) not in out:
+                out.append((name, var))
+    return out
 
 
 def inner_label(w: Widget) -> str:
@@ -205,19 +242,24 @@ def navigations(facts: AppFacts, min_steps: int = 1) -> Iterator[Draft]:
     far = screen_distances(app)
     given = given_texts(app, facts.typable)
     data = record_texts(app)
-    groups: dict[str, list[ScreenSpec]] = {}
+    groups: dict[str, list[tuple[ScreenSpec, Raw]]] = {}  # by name: the screens and their clauses
     named: dict[str, tuple[str, str]] = {}
     for s in sorted((s for s in app.screens if s.id in far), key=lambda s: (far[s.id], s.id)):
-        name, source = screen_name(app, s, facts.reachable, data)
-        if name:
-            groups.setdefault(name.casefold(), []).append(s)
-            named.setdefault(name.casefold(), (name, source))
-    for key, screens in sorted(groups.items(), key=lambda g: far[g[1][0].id] == 1):
+        found = [(name, "heading", {"all_of": [{"screen": s.id},
+                                               {"equals": {"var": var, "value": name}}]})
+                 for name, var in pages(app, s, facts.reachable, data)]
+        for name, source, clause in found or [(*screen_name(app, s, facts.reachable, data),
+                                                {"screen": s.id})]:
+            if name:
+                groups.setdefault(name.casefold(), []).append((s, clause))
+                named.setdefault(name.casefold(), (name, source))
+    for key, members in sorted(groups.items(), key=lambda g: far[g[1][0][0].id] == 1):
+        screens = [s for s, _ in members]
         if far[screens[0].id] < min_steps or any(s.package != app.package for s in screens) \
                 or all(transient(app, s) for s in screens):
             continue
         name, source = named[key]
-        clauses = [{"screen": s.id} for s in screens]
+        clauses = [c for _, c in members]
         rule = clauses[0] if len(clauses) == 1 else {"any_of": clauses}
         needs = min((given.get(s.id, ()) for s in screens), key=len)
         if len({v for v, _ in needs}) < len(needs):

@@ -394,3 +394,52 @@ def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -
     assert check.end is not None and check.end["@screen"] == "s02_settings"
     assert sn.given_texts(app, {"email"})["s02_settings"] == (("email", "ann@x.org"),)
     assert sn.given_texts(app, {"email"})["s00_login"] == ()
+
+
+# ----------------------------------------------------------------------------- pages of one layout
+
+
+def _pages_app(privacy_title: str = "Privacy policy") -> AppSpec:
+    """A start screen whose "Terms" and "Privacy" buttons open one document layout, titled by the
+    document it shows ("Terms of use", "Privacy policy"): one screen whose title is a variable
+    each opener sets."""
+    terms = view(BUTTON, b(40, 300, 1040, 400), id="terms", text="Terms", clickable=True)
+    privacy = view(BUTTON, b(40, 420, 1040, 520), id="privacy", text="Privacy", clickable=True)
+    start = _page("MainActivity", terms, privacy, heading="Inbox")
+
+    def doc(title: str, body: str) -> Observation:
+        return _page("DocActivity", view(TEXT, b(40, 300, 1040, 900), id="body", text=body),
+                     heading=title)
+
+    return compile_app(traces(episode(
+        "e0", start, tap(terms), doc("Terms of use", "You agree to"), back(), start,
+        tap(privacy), doc(privacy_title, "We keep your data"), back(), start,
+        tap(terms), doc("Terms of use", "You agree to")))).spec  # type: ignore[arg-type]
+
+
+def test_each_page_a_title_the_opener_sets_names_is_a_task_that_checks_that_title() -> None:
+    app = _pages_app()
+    docs = [s for s in app.screens if s.activity and s.activity.endswith("DocActivity")]
+    assert len(docs) == 1  # one layout: one screen, its title a variable
+    var = sn.pages(app, docs[0], set(sn.screen_distances(app)), set())[0][1]
+    tasks = {t.instruction: t for t in synthesize(app).tasks if t.kind() == "navigate"}
+    assert set(tasks) == {'Open the "Terms of use" screen', 'Open the "Privacy policy" screen'}
+    rule = tasks['Open the "Privacy policy" screen'].rule.model_dump(exclude_defaults=True)
+    assert rule["all_of"][:2] == (
+        {"screen": docs[0].id}, {"equals": {"var": var, "value": "Privacy policy"}})
+    checks = sanity.check_tasks(app, list(tasks.values()))
+    assert all(c.kept for c in checks), [c.detail for c in checks]
+    for c in checks:  # the oracle opens the page the task names, with one tap
+        assert c.end is not None and c.end[var] == c.task.instruction.split('"')[1]
+        assert c.oracle is not None and len(c.oracle.moves) == 1
+    verify = compile_verifier(tasks['Open the "Privacy policy" screen'], app)
+    on_terms = {**app.initial_state, "@screen": docs[0].id, var: "Terms of use"}
+    assert not verify(on_terms, {}).passed  # the other page of the same screen
+
+
+def test_a_page_title_that_is_data_or_an_action_names_no_page() -> None:
+    app = _pages_app(privacy_title="OK")
+    doc = next(s for s in app.screens if s.activity and s.activity.endswith("DocActivity"))
+    reachable = set(sn.screen_distances(app))
+    assert [n for n, _ in sn.pages(app, doc, reachable, set())] == ["Terms of use"]
+    assert sn.pages(app, doc, reachable, {"terms of use"}) == []  # a record's value: data
