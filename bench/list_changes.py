@@ -11,8 +11,10 @@ in the same episode of the main app, with no scroll in between and no text typed
 screen, a list *grew* when its rows are the rows seen before plus at least one more, and *shrank*
 when the reverse holds. A list that scrolled or that typing filters is not compared, and one whose
 rows were all replaced (another folder, another page) neither grew nor shrank: the figures
-undercount rather than guess. The tasks are those the set's main app keeps when built from its
-whole recording (`phoneworld build SET`, in a temporary folder).
+undercount rather than guess. `lists` counts the lists told apart; a set with none (AutoDroid's
+screens are flat, their rows the screen's own children) says nothing either way, and its figures
+are "-". The tasks are those the set's main app keeps when built from its whole recording
+(`phoneworld build SET`, in a temporary folder).
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ def lists(root: ViewNode) -> dict[tuple[str, ...], Rows]:
     return out
 
 
-def changes(episode: Episode) -> tuple[int, int]:
-    """(grew, shrank): the sightings of a list that show it grown or shrunk (module docstring)."""
+def changes(episode: Episode, keys: set[tuple[str, ...]]) -> tuple[int, int]:
+    """(grew, shrank): the sightings of a list that show it grown or shrunk (module docstring);
+    adds the lists seen to `keys`."""
     grew = shrank = 0
     last: dict[tuple[str, ...], Rows] = {}
     for i, step in enumerate(episode.steps):
@@ -66,6 +69,7 @@ def changes(episode: Episode) -> tuple[int, int]:
         if before is not None and before.type.startswith("scroll"):
             last.clear()
         for key, rows in lists(step.observation.root).items():
+            keys.add(key)
             seen = last.get(key)
             if seen is not None and rows != seen:
                 grew += not seen - rows and bool(rows - seen)
@@ -93,7 +97,8 @@ def main() -> int:
     ap.add_argument("root", nargs="?", type=Path, default=REPO.parent / "shared" / "data" / "real")
     ap.add_argument("--only", default="", help="only sets whose path contains this text")
     args = ap.parse_args()
-    print(f"{'set':34} {'app':36} {'grew':>5} {'shrank':>6} {'create':>6} {'delete':>6}")
+    print(f"{'set':34} {'app':36} {'lists':>5} {'grew':>5} {'shrank':>6} {'create':>6} "
+          f"{'delete':>6}")
     for folder in find_sets(args.root):
         name = str(folder.relative_to(args.root))
         if args.only not in name:
@@ -104,11 +109,13 @@ def main() -> int:
         app = max(traces.apps(),
                   key=lambda a: (sum(len(e.steps) for e in traces.for_app(a).episodes), a))
         grew = shrank = 0
+        keys: set[tuple[str, ...]] = set()
         for ep in traces.for_app(app).episodes:
-            g, s = changes(ep)
+            g, s = changes(ep, keys)
             grew, shrank = grew + g, shrank + s
+        seen = (f"{grew:5} {shrank:6}" if keys else f"{'-':>5} {'-':>6}")
         kinds = kept_kinds(folder, app)
-        print(f"{name[:34]:34} {app[:36]:36} {grew:5} {shrank:6} {kinds.get('create', 0):6} "
+        print(f"{name[:34]:34} {app[:36]:36} {len(keys):5} {seen} {kinds.get('create', 0):6} "
               f"{kinds.get('delete', 0):6}")
     return 0
 
