@@ -22,9 +22,9 @@ system dialog, a share sheet). Screens that share a name are one task that endin
 passes (a person cannot tell them apart by it: a page loading and loaded), skipped only when every
 one of them is transient (the loading page that the loaded one replaces is still that page).
 Screens two or more transitions away come first, nearest first, and those one tap away last: the
-per-kind cap keeps the tasks that ask for a way through the app before the one-tap ones. A screen the app opens
-only when a field holds one text (a sign-in the recording shows succeed with one account: a
-guard `eq` on a typed field) says so: "...; on the way, type "{email}" into the email field",
+per-kind cap keeps the tasks that ask for a way through the app before the one-tap ones. A screen
+the app opens only when a field holds one text (a sign-in the recording shows succeed with one
+account: a guard `eq` on a typed field) says so: "...; on the way, type "{email}" into the email field",
 the text a parameter with that one value, so the oracle types it as an agent would. The rule is
 the screen clause (`screen: ID`, or `any_of` such clauses); the pins every synthesized task gets
 keep the rest of the app as it was, so wandering through it and changing things on the way fails.
@@ -36,7 +36,7 @@ import heapq
 from collections import deque
 from collections.abc import Iterator
 
-from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Var, Widget
+from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Transition, Var, Widget
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
 from phoneworld.tasks.synth import field_labels
@@ -141,10 +141,7 @@ def pages(app: AppSpec, screen: ScreenSpec, reachable: set[str], data: set[str]
     titles = _titles(screen)
     var = titles[0][3] if titles else ""
     out: list[tuple[str, str]] = []
-    for t in app.transitions if var else ():
-        if t.target != screen.id or t.screen == screen.id or t.screen not in reachable \
-                or t.nav == "pop":
-            continue
+    for t in openers(app, screen.id, reachable) if var else ():
         for e in t.effects:
             ref, value = getattr(e, "ref", None), getattr(e, "value", None)
             if e.kind != "set" or ref is None or ref.kind != "var" or ref.name != var \
@@ -169,15 +166,20 @@ def inner_label(w: Widget) -> str:
     return next(iter(texts)) if len(texts) == 1 else ""
 
 
+def openers(app: AppSpec, sid: str, reachable: set[str]) -> list[Transition]:
+    """The transitions that open `sid` from another reachable screen (a back to it opens
+    nothing)."""
+    return [t for t in app.transitions if t.target == sid and t.screen != sid
+            and t.screen in reachable and t.nav != "pop"]
+
+
 def opener_label(app: AppSpec, sid: str, reachable: set[str]) -> str:
     """The label every widget that opens `sid` from another reachable screen shows, or "". Not
     one of the choices `sid` offers (a checkable's text there): a dropdown that shows "Mobile"
     opens the list of phone types with "Mobile" checked, no "Mobile" screen."""
     widgets = {(s, w.wid): w for s, w, _ in nm.widgets(app)}
     labels = set()
-    for t in app.transitions:
-        if t.target != sid or t.screen == sid or t.screen not in reachable or t.nav == "pop":
-            continue
+    for t in openers(app, sid, reachable):
         hit = widgets.get((t.screen, t.widget or ""))
         labels.add(inner_label(hit) if hit is not None else "")
     label = next(iter(labels)) if len(labels) == 1 else ""
