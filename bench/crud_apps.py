@@ -1,6 +1,7 @@
 """Small, clean CRUD apps recorded as traces: does the compiler generalize past the bundled notes app?
 
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
+                              [--format native|droidbot] [--misses]
 
 Five apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
@@ -24,7 +25,10 @@ tree (a dialog or popup is its own window, as `uiautomator dump` shows the activ
 realistic bounds; every tappable node carries a script key and the model change a tap makes.
 Episodes are a tester's recording session; the LAST episodes in each app's recording do the same
 kinds of operations with values never used before, sized so that `--heldout 0.2` holds out exactly
-them (checked when the traces are written). Output is deterministic.
+them (checked when the traces are written). Output is deterministic. `--format droidbot` writes
+each app's recording as one DroidBot run instead (`states/` + `events/`, the run started by
+kill_app and the intent from the launcher, as DroidBot starts its runs), the path the real sets
+of `../shared/data/real/droidbot-more/` take through the ingest.
 
 Each app is then built with the real CLI as `bench/fidelity_suite.py` does (its `build_set`), one
 row per app: training changing steps, training match and change F1, the stateless reference F1, the
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import math
 import shutil
@@ -1040,9 +1045,13 @@ def record(model: Model, instruction: str, script: list[tuple[str, ...]]) -> tup
              "instruction": instruction, "steps": steps}, screens)
 
 
-def write_app(app: AppDef, out: Path) -> Path:
-    """Write `app`'s recording under `out/<package>/ep_NNNN/` (replacing it); the package folder.
-    The new-values episodes are exactly the last `HELDOUT` of the recorded actions."""
+FORMATS = ("native", "droidbot")
+
+
+def write_app(app: AppDef, out: Path, fmt: str = "native") -> Path:
+    """Write `app`'s recording under `out/<package>/` (replacing it) as native episodes
+    (`ep_NNNN/`) or as one DroidBot run; the package folder. The new-values episodes are exactly
+    the last `HELDOUT` of the recorded actions."""
     model = app.model()
     folder = out / model.package
     if folder.exists():
@@ -1051,6 +1060,9 @@ def write_app(app: AppDef, out: Path) -> Path:
     new = sum(len(s) for _, s in app.new)
     held = math.floor((train + new) * HELDOUT)
     assert held == new, f"{app.name}: {train} training and {new} new actions hold out {held}, not {new}"
+    if fmt == "droidbot":
+        DroidBotRun(folder, model).record([*app.episodes, *app.new])
+        return folder
     for e, (instruction, script) in enumerate([*app.episodes, *app.new], start=1):
         episode, screens = record(model, instruction, script)
         ep = folder / f"ep_{e:04d}"
@@ -1060,6 +1072,123 @@ def write_app(app: AppDef, out: Path) -> Path:
         for step, xml in zip(episode["steps"], screens):
             (ep / step["screen"]).write_bytes(xml.encode("utf-8"))
     return folder
+
+
+# ---------------------------------------------------------------------------------------- DroidBot
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+
+
+def droidbot_views(root: Node, pkg: str) -> list[dict[str, Any]]:
+    """`root` as a DroidBot state's `views`: a flat list in depth-first order linked by
+    `parent` / `children` ids, bounds as [[x1, y1], [x2, y2]], absent strings as null."""
+    views: list[dict[str, Any]] = []
+
+    def add(n: Node, parent: int) -> int:
+        i = len(views)
+        (l, t, r, b), rid, text = n.bounds, n.rid or None, n.text or None
+        flags = ",".join(("enabled" if n.enabled else "", "checked" if n.checked else "",
+                          "selected" if n.selected else ""))
+        view: dict[str, Any] = {
+            "package": pkg, "visible": True, "checkable": n.checkable,
+            "child_count": len(n.children), "editable": n.cls == EDIT, "clickable": n.clickable,
+            "is_password": False, "focusable": n.focusable, "enabled": n.enabled,
+            "content_description": n.desc or None, "children": [], "focused": n.focused,
+            "bounds": [[l, t], [r, b]], "resource_id": rid, "checked": n.checked, "text": text,
+            "class": n.cls, "scrollable": n.scrollable, "selected": n.selected,
+            "long_clickable": n.long_clickable, "parent": parent, "temp_id": i,
+            "size": f"{r - l}*{b - t}", "signature": f"[class]{n.cls}[resource_id]{rid}[text]{text}[{flags}]",
+            "content_free_signature": f"[class]{n.cls}[resource_id]{rid}",
+        }
+        view["view_str"] = hashlib.md5(json.dumps([view["signature"], view["bounds"]]).encode()).hexdigest()
+        views.append(view)
+        view["children"] = [add(c, i) for c in n.children]
+        return i
+
+    add(root, -1)
+    return views
+
+
+class DroidBotRun:
+    """One DroidBot run over a model, as DroidBot writes it: `states/state_<tag>.json` for every
+    state it saw (`state_str` hashes the views, so a screen seen again has the same one) and
+    `events/event_<tag>.json` for every event, each from its start state to its stop state. The
+    run starts as DroidBot's do: kill_app (from a state it wrote no file for) to the launcher,
+    then the intent that starts the app; the episodes follow without a restart, so the app's
+    data carries from one to the next, as in one exploration session."""
+
+    def __init__(self, folder: Path, model: Model) -> None:
+        self.folder, self.model, self.n = folder, model, 0
+        for sub in ("states", "events"):
+            (folder / sub).mkdir(parents=True)
+
+    def _tag(self) -> str:
+        self.n += 1
+        s = 10 * 3600 + 2 * self.n
+        return f"2024-03-01_{s // 3600:02d}{s // 60 % 60:02d}{s % 60:02d}"
+
+    def state(self, activity: str, root: Node, pkg: str) -> tuple[str, list[dict[str, Any]]]:
+        """Write one state file; its state_str and views."""
+        views = droidbot_views(root, pkg)
+        digest = hashlib.md5(json.dumps([activity, views], sort_keys=True).encode()).hexdigest()
+        d = self.model.device
+        state = {"tag": self._tag(), "state_str": digest,
+                 "state_str_content_free": hashlib.md5(digest.encode()).hexdigest(),
+                 "foreground_activity": activity, "activity_stack": [activity],
+                 "background_services": [], "width": d.width, "height": d.height, "views": views}
+        self._write("states", f"state_{state['tag']}.json", state)
+        return digest, views
+
+    def event(self, event: dict[str, Any], start: str, stop: str) -> None:
+        tag = self._tag()
+        self._write("events", f"event_{tag}.json", {
+            "tag": tag, "event": {"log_lines": None, **event}, "start_state": start,
+            "stop_state": stop, "event_str": f"{event['event_type']}(state={start})"})
+
+    def _write(self, sub: str, name: str, data: dict[str, Any]) -> None:
+        (self.folder / sub / name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+    def record(self, episodes: list[tuple[str, list[tuple[str, ...]]]]) -> None:
+        model, d = self.model, self.model.device
+        home = Node(FRAME, (0, 0, d.width, d.height), children=[
+            Node(TEXT, (d.dp(24), d.dp(300), d.dp(104), d.dp(340)), text=model.package.rsplit(".", 1)[-1],
+                 clickable=True)])
+        launcher, _ = self.state(f"{LAUNCHER}/.NexusLauncherActivity", home, LAUNCHER)
+        self.event({"event_type": "kill_app", "stop_intent": f"am force-stop {model.package}"},
+                   hashlib.md5(b"unseen").hexdigest(), launcher)
+        activity, root = model.window()
+        current, views = self.state(activity, root, model.package)
+        self.event({"event_type": "intent", "intent": f"am start {activity}"}, launcher, current)
+        for _instruction, script in episodes:
+            for op in script:
+                event = self._do(op, root, views)
+                activity, root = model.window()
+                after, views = self.state(activity, root, model.package)
+                self.event(event, current, after)
+                current = after
+            assert model.at_home(), f"{_instruction!r} does not end where it started"
+
+    def _do(self, op: tuple[str, ...], root: Node, views: list[dict[str, Any]]) -> dict[str, Any]:
+        """Apply `op` to the model; the DroidBot event that stands for it."""
+        nodes = list(root.walk())  # in the views' depth-first order
+
+        def view(node: Node) -> dict[str, Any]:
+            return views[next(i for i, n in enumerate(nodes) if n is node)]
+        if op[0] in ("tap", "long"):
+            node = _target(root, op[1])
+            handler = node.on if op[0] == "tap" else node.on_long
+            if node.enabled and handler is not None:  # a disabled widget ignores the tap
+                handler()
+            return {"event_type": "touch" if op[0] == "tap" else "long_touch", "x": None, "y": None,
+                    "view": view(node)}
+        if op[0] == "type":
+            field_node = next(n for n in nodes if n.focused)
+            self.model.type(op[1])
+            return {"event_type": "set_text", "x": None, "y": None, "text": op[1],
+                    "view": view(field_node)}
+        if op[0] == "back":
+            self.model.back()
+            return {"event_type": "key", "name": "BACK"}
+        raise AssertionError(op)
 
 
 # ---------------------------------------------------------------------------------------- table
@@ -1185,6 +1314,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", dest="json_path", help="also write the table as JSON here")
     parser.add_argument("--only", help="one app: " + ", ".join(a.name for a in APPS))
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per build")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS, default="native",
+                        help="write the recordings as native episodes or as DroidBot runs")
     parser.add_argument("--misses", action="store_true",
                         help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)
@@ -1216,7 +1347,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="crud_apps_") as tmp:
         traces = Path(args.out) if args.out else Path(tmp) / "traces"
         for app in apps:
-            folder = folders[app.name] = write_app(app, traces / app.name)
+            folder = folders[app.name] = write_app(app, traces / app.name, args.fmt)
             built = Path(tmp) / f"{app.name}.build"
             row = build_set(folder, HELDOUT, built, args.timeout)
             row = {"name": app.name, **row, "kinds": task_kinds(built, folder.name)}

@@ -3,6 +3,7 @@ recording passes `phoneworld check` (the real ingest path). No fidelity figures 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -60,3 +61,26 @@ def test_one_app_builds_and_lists_its_misses(bench: Any, tmp_path: Path, capsys:
     assert re.search(r"^tally +0 ", out, re.M) and re.search(r"^mean ", out, re.M)
     assert "tally: " in out and "steps the mock got wrong" in out
     assert (tmp_path / "tally" / "com.example.tally" / "ep_0001" / "episode.json").is_file()
+
+
+def test_as_a_droidbot_run_every_app_is_one_chained_episode_of_the_same_actions(
+        bench: Any, tmp_path: Path) -> None:
+    for app in bench.APPS:
+        folder = bench.write_app(app, tmp_path / app.name, "droidbot")
+        assert {p.name for p in folder.iterdir()} == {"states", "events"}
+        traces, diagnostics = check(folder)
+        assert not diagnostics.has_errors, (app.name, diagnostics.items)
+        # the launcher screen before the intent is dropped; the episodes chain into one run
+        assert traces.apps() == [folder.name]
+        assert len(traces.episodes) == 1
+        actions = sum(len(script) for _, script in [*app.episodes, *app.new])
+        assert len(traces.episodes[0].steps) - 1 == actions
+
+
+def test_a_droidbot_recorded_todo_app_gets_create_and_delete_tasks(
+        bench: Any, tmp_path: Path) -> None:
+    out = tmp_path / "todo.json"
+    assert bench.main(["--only", "todo", "--format", "droidbot", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())["rows"]
+    assert row["exit"] == 0 and row["train_match"] >= 0.95
+    assert row["kinds"].get("create", 0) >= 1 and row["kinds"].get("delete", 0) >= 1
