@@ -20,7 +20,7 @@ LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 KOTLIN_TYPES = {"text": "String", "number": "Long", "flag": "Boolean", "selection": "Long?"}
 STATE_RESERVED = frozenset({"extra", "copy", "deepCopy", "toJson", "writeJson", "readVar",
                             "writeVar", "records", "selectedIndex", "selectedRecord", "select",
-                            "add", "remove", "shiftSelections", "get", "put", "putRaw", "set",
+                            "add", "remove", "removeWhere", "setEach", "shiftSelections", "get", "put", "putRaw", "set",
                             "equals", "hashCode", "toString", "component1", "NAMES", "FIELDS"})
 
 
@@ -172,6 +172,9 @@ class KotlinCode:
             idx = (f"c.hitIndexIn({coll})" if eff.target == "item"
                    else f"c.state.selectedIndex({coll})")
             return f"{idx}?.let {{ c.state.remove({coll}, it) }}"
+        if k in ("remove_where", "set_each"):
+            method = "removeWhere" if k == "remove_where" else "setEach"
+            return f"c.state.{method}({coll}, {kt(eff.field)}, {kt_value(eff.value)})"
         return f"c.hitIndexIn({coll})?.let {{ c.state.select({coll}, it) }}"
 
     def _write(self, ref: Any, value: Any) -> str:

@@ -151,6 +151,24 @@ class RemoveEffect(Frozen):
     target: Literal["item", "selected"]
 
 
+class RemoveWhereEffect(Frozen):
+    """Remove every record whose `field` holds `value` (a list's "Clear completed")."""
+
+    kind: Literal["remove_where"] = "remove_where"
+    collection: str
+    field: str
+    value: str | int | bool
+
+
+class SetEachEffect(Frozen):
+    """Set `field` to `value` on every record (a list's "Uncheck all", "Mark all as read")."""
+
+    kind: Literal["set_each"] = "set_each"
+    collection: str
+    field: str
+    value: str | int | bool
+
+
 class SelectEffect(Frozen):
     """Make the record hit by the action the collection's selected record."""
 
@@ -159,7 +177,8 @@ class SelectEffect(Frozen):
 
 
 Effect = Annotated[
-    Union[SetEffect, AddEffect, ToggleEffect, AppendEffect, RemoveEffect, SelectEffect],
+    Union[SetEffect, AddEffect, ToggleEffect, AppendEffect, RemoveEffect, RemoveWhereEffect,
+          SetEachEffect, SelectEffect],
     Field(discriminator="kind"),
 ]
 

@@ -22,8 +22,10 @@ from phoneworld.ir.app import (
     RecordRef,
     Ref,
     RemoveEffect,
+    RemoveWhereEffect,
     Selected,
     SelectEffect,
+    SetEachEffect,
     SetEffect,
     ToggleEffect,
     Transition,
@@ -82,6 +84,10 @@ def effect_text(e: Effect) -> str:
         return f"{verb} {e.collection} {{{fields}}}"
     if isinstance(e, RemoveEffect):
         return f"remove {e.collection}[{e.target}]"
+    if isinstance(e, RemoveWhereEffect):
+        return f"remove {e.collection} where {e.field} == {e.value!r}"
+    if isinstance(e, SetEachEffect):
+        return f"set {e.field} = {e.value!r} on every {e.collection}"
     if isinstance(e, SelectEffect):
         return f"select {e.collection}[item]"
     raise TypeError(f"unknown effect {e!r}")

@@ -101,6 +101,8 @@ def compile_effect(eff: Any) -> tuple[Any, ...]:
         return ("append", eff.collection, fields, eff.position)
     if k == "remove":
         return ("remove", eff.collection, eff.target)
+    if k in ("remove_where", "set_each"):
+        return (k, eff.collection, eff.field, eff.value)
     return ("select", eff.collection)
 
 
@@ -327,6 +329,10 @@ def apply_effects(
             _append(app, state, eff[1], eff[2], hit, inp, eff[3])
         elif k == "remove":
             _remove(app, state, eff[1], eff[2], hit)
+        elif k == "remove_where":
+            _remove_where(app, state, eff[1], eff[2], eff[3])
+        elif k == "set_each":
+            _set_each(app, state, eff[1], eff[2], eff[3])
         elif k == "select" and hit is not None and hit[0] == eff[1]:
             sel = app.selection_of.get(eff[1])
             if sel is not None:
@@ -372,3 +378,29 @@ def _remove(
         cur = state.get(sel)
         if isinstance(cur, int):
             state[sel] = None if cur == idx else (cur - 1 if cur > idx else cur)
+
+
+def _remove_where(app: Layout, state: dict[str, Any], coll: str, name: str, value: Any) -> None:
+    """Remove every record whose field `name` holds `value`; a selection of a removed record
+    becomes None, the others follow their records."""
+    recs = state[coll]
+    kind = app.field_kinds.get(coll, {}).get(name)
+    want = coerce(kind, value) if kind is not None else value
+    gone = [i for i, r in enumerate(recs) if r.get(name) == want]
+    if not gone:
+        return
+    recs[:] = [r for i, r in enumerate(recs) if i not in set(gone)]
+    for sel in app.selections_of.get(coll, ()):
+        cur = state.get(sel)
+        if isinstance(cur, int):
+            state[sel] = None if cur in gone else cur - sum(i < cur for i in gone)
+
+
+def _set_each(app: Layout, state: dict[str, Any], coll: str, name: str, value: Any) -> None:
+    """Set field `name` to `value` on every record."""
+    kind = app.field_kinds.get(coll, {}).get(name)
+    v = coerce(kind, value) if kind is not None else value
+    if v is _SKIP:
+        return
+    for r in state[coll]:
+        r[name] = v

@@ -110,6 +110,11 @@ class _Checker:
                 self.expr(where, e)
         elif k == "remove":
             self.collection(where, eff.collection, need_selection=eff.target == "selected")
+        elif k in ("remove_where", "set_each"):
+            self.collection(where, eff.collection)
+            var = self.vars.get(eff.collection)
+            if var is not None and eff.field not in {f.name for f in var.fields}:
+                self.err(where, f"collection {eff.collection!r} has no field {eff.field!r}")
         elif k == "select":
             self.collection(where, eff.collection, need_selection=True)
 
@@ -146,9 +151,9 @@ def written_vars(t: Transition, selections: dict[str, list[str]]) -> frozenset[s
     for eff in t.effects:
         if eff.kind in ("set", "add", "toggle"):
             out.add(eff.ref.name if eff.ref.kind == "var" else eff.ref.collection)
-        elif eff.kind in ("append", "remove"):
+        elif eff.kind in ("append", "remove", "remove_where", "set_each"):
             out.add(eff.collection)
-            if eff.kind == "remove":
+            if eff.kind in ("remove", "remove_where"):
                 out.update(selections.get(eff.collection, ()))
         elif eff.kind == "select":
             out.update(selections.get(eff.collection, ()))

@@ -17,7 +17,7 @@ from typing import Any
 
 from phoneworld.ir.app import (
     AddEffect, AppendEffect, Effect, Expr, Guard, Input, ItemField, Lit, RecordRef, RemoveEffect,
-    Selected, SelectEffect, SetEffect, ToggleEffect, Var, VarRef,
+    RemoveWhereEffect, Selected, SelectEffect, SetEachEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.runtime.frame import masked
@@ -69,7 +69,8 @@ def infer_effects(schema: Schema, samples: list[Sample]) -> tuple[tuple[Effect, 
 
 
 def _effect_order(effect: Effect) -> int:
-    return {"select": 0, "append": 1, "remove": 2, "set": 3, "add": 3, "toggle": 3}[effect.kind]
+    return {"select": 0, "append": 1, "remove": 2, "remove_where": 2, "set": 3, "add": 3,
+            "toggle": 3, "set_each": 3}[effect.kind]
 
 
 def _explains(schema: Schema, effects: tuple[Effect, ...], sample: Sample) -> bool:
@@ -162,19 +163,50 @@ def _collection_candidates(schema: Schema, name: str, s: Sample) -> list[Effect]
     old, new = s.before.get(name) or [], s.after[name]
     if len(new) == len(old) + 1:
         return _append_candidates(schema, name, old, new, s)
+    out: list[Effect] = []
     if len(new) == len(old) - 1:
         index = next((i for i in range(len(new)) if new[i] != old[i]), len(new))
-        out: list[Effect] = []
         if s.ctx.collection == name and s.ctx.item == index:
             out.append(RemoveEffect(collection=name, target="item"))
         if selection(s.before, name, s.ctx) == index:
             out.append(RemoveEffect(collection=name, target="selected"))
-        return out
+    if len(new) < len(old):
+        return out + _remove_where_candidates(schema, name, old, new)
     if len(new) == len(old):
         diff = [i for i in range(len(new)) if new[i] != old[i]]
         if len(diff) == 1:
-            return _record_candidates(schema, name, diff[0], old[diff[0]], new[diff[0]], s)
+            out = _record_candidates(schema, name, diff[0], old[diff[0]], new[diff[0]], s)
+        return out + _set_each_candidates(schema, name, old, new) if diff else out
     return []
+
+
+def _flags(schema: Schema, name: str) -> list[str]:
+    return sorted(f for f, (kind, _) in schema.variables[name].fields.items() if kind == "flag")
+
+
+def _remove_where_candidates(schema: Schema, name: str, old: list[Any], new: list[Any]
+                             ) -> list[Effect]:
+    """A list that lost every record whose flag held one value and kept the others, in order:
+    "Clear completed", "Delete checked items". Read on flags only: a text that the removed
+    records happened to share would name one record, not the rule."""
+    out: list[Effect] = []
+    for f in _flags(schema, name):
+        for value in (True, False):
+            if [r for r in old if r.get(f) != value] == new:
+                out.append(RemoveWhereEffect(collection=name, field=f, value=value))
+    return out
+
+
+def _set_each_candidates(schema: Schema, name: str, old: list[Any], new: list[Any]
+                         ) -> list[Effect]:
+    """A list whose records all hold one value of a flag afterwards, nothing else changed:
+    "Uncheck all", "Mark all as read"."""
+    out: list[Effect] = []
+    for f in _flags(schema, name):
+        for value in (True, False):
+            if [{**r, f: value} for r in old] == new:
+                out.append(SetEachEffect(collection=name, field=f, value=value))
+    return out
 
 
 def _append_candidates(schema: Schema, name: str, old: list[Any], new: list[Any], s: Sample

@@ -91,8 +91,10 @@ class Writable:
                 elif e.kind == "append":
                     grows.add(e.collection)
                     fields.update((e.collection, f) for f in e.record)
-                elif e.kind == "remove":
+                elif e.kind in ("remove", "remove_where"):
                     shrinks.add(e.collection)
+                elif e.kind == "set_each":
+                    fields.add((e.collection, e.field))
         kinds = {v.name: v.kind for v in app.state}
         return Writable(frozenset(v for v in vars_ if kinds.get(v) in ("text", "number", "flag")),
                         frozenset(fields), frozenset(grows), frozenset(shrinks),

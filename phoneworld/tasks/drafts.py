@@ -119,6 +119,8 @@ def _flag_fields(app: AppSpec, coll: StateVar, reachable: set[str]) -> tuple[str
                 if e.kind in ("toggle", "set") and ref is not None and ref.kind == "record" \
                         and ref.collection == coll.name and ref.field in flags:
                     out.add(ref.field)
+                elif e.kind == "set_each" and e.collection == coll.name and e.field in flags:
+                    out.add(e.field)  # "Mark all as read": a flag no row widget shows
     for sid, w, _ in nm.widgets(app):
         c = w.checked
         if sid in reachable and w.checkable and c.kind in ("item", "selected") and c.field in flags:
@@ -135,7 +137,7 @@ def app_facts(app: AppSpec) -> AppFacts:
         for e in t.effects:
             if e.kind in ("set", "add", "toggle"):
                 written.add(e.ref.name if e.ref.kind == "var" else e.ref.collection)
-            elif e.kind in ("append", "remove"):
+            elif e.kind in ("append", "remove", "remove_where", "set_each"):
                 written.add(e.collection)
             elif e.kind == "select" and t.screen in reachable:
                 selectable.add(e.collection)

@@ -64,6 +64,10 @@ def _effect_io(app: AppSpec, eff: Any) -> tuple[set[str], set[str]]:
     if k == "remove":
         sel = set(_selection(app, eff.collection)) if eff.target == "selected" else set()
         return {eff.collection, *_selection(app, eff.collection)}, sel
+    if k == "remove_where":
+        return {eff.collection, *_selection(app, eff.collection)}, {eff.collection}
+    if k == "set_each":
+        return {eff.collection}, set()
     return set(_selection(app, eff.collection)), set()
 
 

@@ -5,9 +5,12 @@ start, each turned into a task draft with a natural instruction.
   "... and mark it as done" when records have a flag a user can set); one that takes none ->
   "Add a new photo to the list on the "Album" screen" (the list ends one record longer)
 - edit: a `set` of a record field from a typed field -> "Rename the note "{old}" to "{new}""
-- toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done"
+- toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done";
+  a bulk `set_each` ("Uncheck all") -> "Mark every note as not done"
 - delete: a `remove` -> "Delete the note "{title}"" ("Delete one photo ..." where no text field
-  names a record)
+  names a record); a bulk `remove_where` on a flag ("Clear completed") -> the same task (flag the
+  record, clear the flagged) and, where the start holds flagged records, "Delete every note that
+  is done"
 - select: a `select` -> "Open the note "{title}""
 - setting: a flag variable behind a switch or checkbox -> "Turn on Dark mode" (the reverse too,
   from a seeded initial state, for switches and checkboxes: not for radio buttons)
@@ -157,6 +160,32 @@ def toggles(facts: AppFacts) -> Iterator[Draft]:
                             edits={c.var.name: (flag,)})
 
 
+    seen: set[tuple[str, str, object]] = set()
+    for t in facts.app.transitions:
+        for e in t.effects:
+            c = facts.collections.get(getattr(e, "collection", ""))
+            key = (getattr(e, "collection", ""), getattr(e, "field", ""), getattr(e, "value", None))
+            if t.screen in facts.reachable and e.kind == "set_each" and c is not None \
+                    and key not in seen:
+                seen.add(key)
+                yield from _every_marked(facts, c, e.field, e.value)
+
+
+def _every_marked(facts: AppFacts, c: Collection, flag: str, value: object) -> Iterator[Draft]:
+    """A bulk mark ("Uncheck all", "Mark all as read"), where the start has records to change."""
+    coll, records = c.var.name, facts.start.get(c.var.name) or []
+    other = sum(r.get(flag) != value for r in records)
+    if not other:
+        return
+    word = nm.field_words(c.noun, flag)
+    yield Draft("toggle", f"every_{c.noun}_{'' if value else 'not_'}{word}",
+                f"Mark every {c.noun} as {'' if value else 'not '}{word}",
+                [{"not": {"exists": {"collection": coll, "where": {flag: not value}}}},
+                 {"count": {"collection": coll, "equals": len(records)}}],
+                deltas={f"{coll}.{flag}": (other, other) if value else (-other, -other)},
+                touches={coll: ({},)}, edits={coll: (flag,)})
+
+
 def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
     for t in facts.app.transitions:
         if t.screen not in facts.reachable:
@@ -166,10 +195,12 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
             if c is not None and c.id_field is None and e.kind == "remove" \
                     and facts.start.get(c.var.name):
                 yield _one_more(facts, c, -1)
-            if c is None or c.id_field is None or e.kind not in ("remove", "select"):
+            if c is not None and e.kind == "remove_where":
+                yield from _every_flagged(facts, c, e.field, e.value)
+            if c is None or c.id_field is None or e.kind not in ("remove", "remove_where", "select"):
                 continue
             coll, idf = c.var.name, c.id_field
-            if e.kind == "remove":
+            if e.kind != "select":  # one record, by a remove or by flagging it for a bulk one
                 yield Draft("delete", c.noun, f'Delete the {c.noun} "{{title}}"',
                             [{"not": {"exists": {"collection": coll, "where": {idf: _p("title")}}}}],
                             {"title": _data(c, idf)},
@@ -180,6 +211,22 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
                             [{"equals": {"selected": {"collection": coll, "field": idf},
                                          "value": _p("title")}}],
                             {"title": _data(c, idf)})
+
+
+def _every_flagged(facts: AppFacts, c: Collection, flag: str, value: object) -> Iterator[Draft]:
+    """A bulk remove ("Clear completed"): every record holding the flag's value gone and the
+    others kept, where the start has some of each kind to tell apart."""
+    coll, records = c.var.name, facts.start.get(c.var.name) or []
+    gone = sum(r.get(flag) == value for r in records)
+    if not gone:
+        return
+    word = nm.field_words(c.noun, flag)
+    yield Draft("delete", f"every_{c.noun}_{'' if value else 'not_'}{word}",
+                f"Delete every {c.noun} that is {'' if value else 'not '}{word}",
+                [{"not": {"exists": {"collection": coll, "where": {flag: value}}}},
+                 {"count": {"collection": coll, "equals": len(records) - gone}}],
+                deltas={coll: (-gone, -gone), **{f"{coll}.{f}": (-gone, 0) for f in c.flags}},
+                touches={coll: ({flag: value},)})
 
 
 def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:

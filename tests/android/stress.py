@@ -1,13 +1,15 @@
 """A synthetic app past what the traces hold: a screen of 1,100 widgets (built in one JVM method they
 would pass its 64 KiB), a 30,000-character text, 250 initial records and a scrolling list, to
 check that the generated Kotlin stays within the JVM's limits (64 KiB methods, 64 KiB string
-constants, 65,535 constant-pool entries a class)."""
+constants, 65,535 constant-pool entries a class), and the bulk list effects (clear the done
+records, mark every record not done) next to a selection."""
 
 from __future__ import annotations
 
 from phoneworld.ir.app import (
-    AppSpec, FieldSpec, ItemField, ListSpec, Lit, RecordRef, ScreenSpec, Selected, SelectEffect,
-    SetEffect, StateVar, ToggleEffect, Transition, Var, VarRef, Widget,
+    AppSpec, FieldSpec, ItemField, ListSpec, Lit, RecordRef, RemoveWhereEffect, ScreenSpec,
+    Selected, SelectEffect, SetEachEffect, SetEffect, StateVar, ToggleEffect, Transition, Var,
+    VarRef, Widget,
 )
 from phoneworld.ir.app import Input as InputExpr
 from phoneworld.ir.base import Bounds
@@ -71,6 +73,10 @@ def _grown_screen() -> ScreenSpec:
     root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
         Widget(wid="again", cls="android.widget.Button", bounds=_b(0, 100, W, 200),
                clickable=True, text=Lit(value="Again")),
+        Widget(wid="clear_done", cls="android.widget.Button", bounds=_b(0, 200, W, 300),
+               clickable=True, text=Lit(value="Clear done")),
+        Widget(wid="undo_all", cls="android.widget.Button", bounds=_b(0, 300, W, 400),
+               clickable=True, text=Lit(value="Mark all not done")),
     ))
     return ScreenSpec(id="s02_grown", name="grown", package=PKG, root=root)
 
@@ -96,6 +102,12 @@ def stress_spec() -> AppSpec:
                        target="s02_grown", nav="pop"),
             Transition(id="t4", screen="s02_grown", action="click", widget="again",
                        target="s00_big"),
+            Transition(id="t5", screen="s02_grown", action="click", widget="clear_done",
+                       effects=(RemoveWhereEffect(collection="rows", field="done", value=True),),
+                       nav="stay"),
+            Transition(id="t6", screen="s02_grown", action="click", widget="undo_all",
+                       effects=(SetEachEffect(collection="rows", field="done", value=False),),
+                       nav="stay"),
         ),
         state=(
             StateVar(name="query", kind="text"),

@@ -8,7 +8,8 @@ import pytest
 
 from phoneworld.ir.app import (
     AddEffect, AppendEffect, Count, Expr, Guard, Input, ItemField, Lit, RecordRef, RemoveEffect,
-    Selected, SelectEffect, SetEffect, ToggleEffect, Transition, Var, VarRef,
+    RemoveWhereEffect, Selected, SelectEffect, SetEachEffect, SetEffect, ToggleEffect, Transition,
+    Var, VarRef,
 )
 from phoneworld.runtime import semantics as sem
 from phoneworld.runtime.compiled import compile_app
@@ -151,3 +152,21 @@ def test_append_at_the_start_keeps_the_selection_on_its_record() -> None:
             state(selected_note=2), inp="first")
     assert s["notes"][0] == {"title": "first", "done": False}
     assert s["notes"][s["selected_note"]]["title"] == "Note 2"
+
+
+@pytest.mark.parametrize(("sel_before", "sel_after"), [(0, 0), (2, 1), (3, None), (4, 2)],
+                         ids=["before-the-removed", "between", "removed", "after-both"])
+def test_remove_where_drops_every_matching_record_and_keeps_selections_on_theirs(
+        sel_before: int, sel_after: int | None) -> None:
+    # five_notes: "Note 1" and "Note 3" are done
+    s = run((RemoveWhereEffect(collection="notes", field="done", value=True),),
+            state(selected_note=sel_before))
+    assert [n["title"] for n in s["notes"]] == ["Note 0", "Note 2", "Note 4"]
+    assert s["selected_note"] == sel_after
+
+
+def test_set_each_sets_the_field_on_every_record_coerced_to_its_kind() -> None:
+    s = run((SetEachEffect(collection="notes", field="done", value="true"),), state())
+    assert [n["done"] for n in s["notes"]] == [True] * 5
+    assert run((SetEachEffect(collection="notes", field="done", value=False),),
+               state(notes=[]))["notes"] == []

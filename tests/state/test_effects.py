@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from phoneworld.ir.app import (
-    AddEffect, AppendEffect, Input, ItemField, Lit, RecordRef, RemoveEffect, Selected, SelectEffect,
-    SetEffect, ToggleEffect, Var, VarRef,
+    AddEffect, AppendEffect, Input, ItemField, Lit, RecordRef, RemoveEffect, RemoveWhereEffect,
+    Selected, SelectEffect, SetEachEffect, SetEffect, ToggleEffect, Var, VarRef,
 )
 from phoneworld.ir.trace import Click, Observation
 from phoneworld.runtime.sim import Simulator
@@ -328,3 +328,48 @@ def test_a_field_one_types_into_is_not_bound_to_a_sentence() -> None:
     )).model
     binding = next(bd for bd in model.bindings if bd.widget == "title_input")
     assert binding.text == Var(name="title_input")
+
+
+CLEAR = view(BUTTON, b(40, 1700, 520, 1800), id="clear_done", text="Clear done", clickable=True)
+UNCHECK = view(BUTTON, b(560, 1700, 1040, 1800), id="uncheck_all", text="Uncheck all",
+               clickable=True)
+
+
+def ticked(*rows: tuple[str, bool]) -> Observation:
+    titles, flags = zip(*rows) if rows else ((), ())
+    return screen(row_list(*titles, checked=tuple(flags), list_id="notes"), CLEAR, UNCHECK)
+
+
+def test_a_button_that_drops_every_checked_row_removes_where_the_flag_holds() -> None:
+    # Two clears, of different rows: only "the checked ones" explains both.
+    compiled = compile_app(traces(episode(
+        "e0", ticked(("a", True), ("b", False), ("c", True)), tap(CLEAR), ticked(("b", False)),
+    ), episode(
+        "e1", ticked(("d", False), ("e", True)), tap(CLEAR), ticked(("d", False)),
+    )))
+    assert rule_for(compiled.model, "s00_main", "click", "clear_done").effects == (
+        RemoveWhereEffect(collection="notes", field="done", value=True),)
+    sim = Simulator(compiled.spec)  # and it runs: a checked row the recording never cleared goes
+    sim.reset({**sim.peek(), "notes": [{"title": "x", "done": True}, {"title": "y", "done": False},
+                                       {"title": "z", "done": True}]})
+    sim.step(tap(CLEAR))
+    assert [n["title"] for n in sim.peek()["notes"]] == ["y"]
+
+
+def test_a_button_that_unticks_every_row_sets_the_flag_on_each_record() -> None:
+    model = compile_app(traces(episode(
+        "e0", ticked(("a", True), ("b", False), ("c", True)), tap(UNCHECK),
+        ticked(("a", False), ("b", False), ("c", False)),
+    ))).model
+    assert rule_for(model, "s00_main", "click", "uncheck_all").effects == (
+        SetEachEffect(collection="notes", field="done", value=False),)
+
+
+def test_rows_sharing_a_text_are_no_rule_to_remove_by() -> None:
+    # The removed rows share a title, not a flag: no bulk remove is read from a text, which
+    # would name records, not a rule (the one step is left unexplained instead).
+    model = compile_app(traces(episode(
+        "e0", ticked(("a", False), ("b", False), ("a", False)), tap(CLEAR), ticked(("b", False)),
+    ))).model
+    effects = rule_for(model, "s00_main", "click", "clear_done").effects
+    assert not any(e.kind == "remove_where" for e in effects)

@@ -1,5 +1,6 @@
 """Task kinds on small hand-made apps: a checkbox's way back, lists that grow or shrink with
-nothing typed, fields whose text another screen copies, fields that read alike on one screen."""
+nothing typed, fields whose text another screen copies, fields that read alike on one screen,
+bulk clears and unticks."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from phoneworld.tasks import sanity
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synthesis import synthesize
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, EDIT, LINEAR, RECYCLER, TEXT, W, b, click, compile_app, episode, screen,
-    tap, traces, type_, view,
+    BUTTON, CHECKBOX, EDIT, LINEAR, RECYCLER, TEXT, W, b, click, compile_app, episode, on_row,
+    row_list, screen, tap, traces, type_, view,
 )
 
 IMAGE = "android.widget.ImageView"
@@ -331,3 +332,39 @@ def test_a_field_that_shows_a_currency_takes_an_amount() -> None:
                                      type_("250"), page("250")))).spec
     (fill,) = [t for t in _kept(app).values() if t.kind() == "fill"]
     assert all(str(c).isdigit() for c in fill.params["text"].choices)  # type: ignore[union-attr]
+
+
+def _bulk_app() -> AppSpec:
+    """A checklist with a "Clear done" button (drops the ticked rows) and an "Uncheck all" one."""
+    clear = view(BUTTON, b(40, 1700, 520, 1800), id="clear_done", text="Clear done",
+                 clickable=True)
+    uncheck = view(BUTTON, b(560, 1700, 1040, 1800), id="uncheck_all", text="Uncheck all",
+                   clickable=True)
+
+    def rows(*rows: tuple[str, bool]) -> Observation:
+        return screen(row_list(*(t for t, _ in rows), checked=tuple(f for _, f in rows),
+                               list_id="notes"), clear, uncheck)
+
+    return compile_app(traces(episode(
+        "e0", rows(("a", True), ("b", False), ("c", True)), tap(clear), rows(("b", False)),
+        on_row(0, x=970), rows(("b", True)), tap(uncheck), rows(("b", False)),
+    ), episode(
+        "e1", rows(("d", False), ("e", True)), tap(clear), rows(("d", False)),
+    ))).spec
+
+
+def test_a_bulk_clear_and_a_bulk_untick_are_tasks_their_verifiers_hold_to_the_rule() -> None:
+    checks = {c.task.id: c for c in sanity.check_tasks(_bulk_app(), synthesize(_bulk_app()).tasks)}
+    clear, untick = checks["delete_every_note_done"], checks["toggle_every_note_not_done"]
+    assert clear.task.instruction == "Delete every note that is done"
+    assert untick.task.instruction == "Mark every note as not done"
+    for c in (clear, untick):
+        assert c.kept, (c.task.id, c.reason, c.detail)
+        assert c.oracle is not None and c.oracle.solved and len(c.oracle.moves) == 1
+        assert c.attack is not None and c.attack.tried > 0 and not c.attack.accepted
+        assert c.verifier is not None and c.end is not None
+        start = c.task.initial_state["notes"]
+        # the start holds ticked and unticked rows; the end is every row as asked, none else lost
+        assert {r["done"] for r in start} == {True, False}
+        wrong = {**c.end, "notes": []}  # all deleted: fails either rule
+        assert not c.verifier(wrong, c.instance.params if c.instance else {}).passed

@@ -165,6 +165,23 @@ data class AppState(
         shiftSelections(collection) { if (it == index.toLong()) null else if (it > index) it - 1 else it }
     }
 
+    /** Remove every record whose `field` holds `v`; a selection of a removed record becomes
+     *  null, the others follow their records. */
+    fun removeWhere(collection: String, field: String, v: Any?) {
+        val recs = records(collection) ?: return
+        val gone = recs.indices.filter { Values.same(recs[it].get(field), v) }
+        if (gone.isEmpty()) return
+        for (i in gone.asReversed()) recs.removeAt(i)
+        shiftSelections(collection) { cur ->
+            if (gone.any { it.toLong() == cur }) null else cur - gone.count { it.toLong() < cur }
+        }
+    }
+
+    /** Set `field` to `v` on every record. */
+    fun setEach(collection: String, field: String, v: Any?) {
+        records(collection)?.forEach { it.put(field, v) }
+    }
+
     private fun shiftSelections(collection: String, f: (Long) -> Long?) {
         when (collection) {
             "note_list_items" -> {
