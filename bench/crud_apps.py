@@ -1,7 +1,7 @@
 """Small, clean CRUD apps recorded as traces: does the compiler generalize past the bundled notes app?
 
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
-                              [--format native|droidbot] [--misses]
+                              [--format native|droidbot] [--explore N] [--misses]
 
 Five apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
@@ -28,7 +28,10 @@ kinds of operations with values never used before, sized so that `--heldout 0.2`
 them (checked when the traces are written). Output is deterministic. `--format droidbot` writes
 each app's recording as one DroidBot run instead (`states/` + `events/`, the run started by
 kill_app and the intent from the launcher, as DroidBot starts its runs), the path the real sets
-of `../shared/data/real/droidbot-more/` take through the ingest.
+of `../shared/data/real/droidbot-more/` take through the ingest. `--explore N` records N events of
+DroidBot's random exploration instead of the scripts (seeded, as one DroidBot run): what DroidBot's
+input policy offers on each screen, chosen at random, texts typed at random; the held-out steps
+are then the run's last fifth.
 
 Each app is then built with the real CLI as `bench/fidelity_suite.py` does (its `build_set`), one
 row per app: training changing steps, training match and change F1, the stateless reference F1, the
@@ -43,6 +46,7 @@ import difflib
 import hashlib
 import json
 import math
+import random
 import shutil
 import sys
 import tempfile
@@ -1048,10 +1052,11 @@ def record(model: Model, instruction: str, script: list[tuple[str, ...]]) -> tup
 FORMATS = ("native", "droidbot")
 
 
-def write_app(app: AppDef, out: Path, fmt: str = "native") -> Path:
+def write_app(app: AppDef, out: Path, fmt: str = "native", explore: int = 0) -> Path:
     """Write `app`'s recording under `out/<package>/` (replacing it) as native episodes
-    (`ep_NNNN/`) or as one DroidBot run; the package folder. The new-values episodes are exactly
-    the last `HELDOUT` of the recorded actions."""
+    (`ep_NNNN/`) or as one DroidBot run (of `explore` random events instead of the scripts, when
+    given); the package folder. The new-values episodes are exactly the last `HELDOUT` of the
+    recorded actions."""
     model = app.model()
     folder = out / model.package
     if folder.exists():
@@ -1060,6 +1065,9 @@ def write_app(app: AppDef, out: Path, fmt: str = "native") -> Path:
     new = sum(len(s) for _, s in app.new)
     held = math.floor((train + new) * HELDOUT)
     assert held == new, f"{app.name}: {train} training and {new} new actions hold out {held}, not {new}"
+    if fmt == "droidbot" and explore:
+        DroidBotRun(folder, model).explore(explore, seed=0)
+        return folder
     if fmt == "droidbot":
         DroidBotRun(folder, model).record([*app.episodes, *app.new])
         return folder
@@ -1147,7 +1155,9 @@ class DroidBotRun:
     def _write(self, sub: str, name: str, data: dict[str, Any]) -> None:
         (self.folder / sub / name).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
-    def record(self, episodes: list[tuple[str, list[tuple[str, ...]]]]) -> None:
+    def _start(self) -> tuple[str, Node, list[dict[str, Any]]]:
+        """The launcher, kill_app to it and the intent that starts the app: the app's first
+        state, its window and views."""
         model, d = self.model, self.model.device
         home = Node(FRAME, (0, 0, d.width, d.height), children=[
             Node(TEXT, (d.dp(24), d.dp(300), d.dp(104), d.dp(340)), text=model.package.rsplit(".", 1)[-1],
@@ -1158,37 +1168,77 @@ class DroidBotRun:
         activity, root = model.window()
         current, views = self.state(activity, root, model.package)
         self.event({"event_type": "intent", "intent": f"am start {activity}"}, launcher, current)
-        for _instruction, script in episodes:
-            for op in script:
-                event = self._do(op, root, views)
-                activity, root = model.window()
-                after, views = self.state(activity, root, model.package)
-                self.event(event, current, after)
-                current = after
-            assert model.at_home(), f"{_instruction!r} does not end where it started"
+        return current, root, views
 
-    def _do(self, op: tuple[str, ...], root: Node, views: list[dict[str, Any]]) -> dict[str, Any]:
-        """Apply `op` to the model; the DroidBot event that stands for it."""
+    def _then(self, current: str, event: dict[str, Any]) -> tuple[str, Node, list[dict[str, Any]]]:
+        """The state after `event` (already applied to the model), and the event's file."""
+        activity, root = self.model.window()
+        after, views = self.state(activity, root, self.model.package)
+        self.event(event, current, after)
+        return after, root, views
+
+    def record(self, episodes: list[tuple[str, list[tuple[str, ...]]]]) -> None:
+        current, root, views = self._start()
+        for instruction, script in episodes:
+            for op in script:
+                if op[0] in ("tap", "long"):
+                    event = self._act(op[0], _target(root, op[1]), root, views)
+                elif op[0] == "type":
+                    field_node = next(n for n in root.walk() if n.focused)
+                    event = self._act("type", field_node, root, views, op[1])
+                elif op[0] == "back":
+                    event = self._act("back", None, root, views)
+                else:
+                    raise AssertionError(op)
+                current, root, views = self._then(current, event)
+            assert self.model.at_home(), f"{instruction!r} does not end where it started"
+
+    def explore(self, events: int, seed: int) -> None:
+        """`events` events of DroidBot's random exploration instead of the scripts: each a random
+        choice among what DroidBot's input policy offers on the screen (a touch on an enabled
+        clickable view, a long touch on a long-clickable one, a set_text on an editable one with
+        a random text, back where back does not leave the app)."""
+        rng = random.Random(seed)
+        current, root, views = self._start()
+        for _ in range(events):
+            shown = [n for n in root.walk() if n.enabled and n.bounds[2] > n.bounds[0]
+                     and n.bounds[3] > n.bounds[1]]
+            options: list[tuple[str, Node | None]] = [
+                *(("tap", n) for n in shown if n.clickable and n.cls != EDIT),
+                *(("long", n) for n in shown if n.long_clickable and n.cls != EDIT),
+                *(("type", n) for n in shown if n.cls == EDIT),
+            ]
+            if not self.model.at_home():
+                options.append(("back", None))
+            kind, node = rng.choice(options)
+            if kind == "type" and node is not None and node.on is not None:
+                node.on()  # set_text taps the field first (the event shows it unfocused)
+            text = f"{rng.choice(EXPLORE_WORDS)} {rng.randint(1, 99)}" if kind == "type" else ""
+            event = self._act(kind, node, root, views, text)
+            current, root, views = self._then(current, event)
+
+    def _act(self, kind: str, node: Node | None, root: Node, views: list[dict[str, Any]],
+             text: str = "") -> dict[str, Any]:
+        """Apply one event to the model; the DroidBot event that stands for it."""
         nodes = list(root.walk())  # in the views' depth-first order
 
-        def view(node: Node) -> dict[str, Any]:
-            return views[next(i for i, n in enumerate(nodes) if n is node)]
-        if op[0] in ("tap", "long"):
-            node = _target(root, op[1])
-            handler = node.on if op[0] == "tap" else node.on_long
-            if node.enabled and handler is not None:  # a disabled widget ignores the tap
-                handler()
-            return {"event_type": "touch" if op[0] == "tap" else "long_touch", "x": None, "y": None,
-                    "view": view(node)}
-        if op[0] == "type":
-            field_node = next(n for n in nodes if n.focused)
-            self.model.type(op[1])
-            return {"event_type": "set_text", "x": None, "y": None, "text": op[1],
-                    "view": view(field_node)}
-        if op[0] == "back":
+        def view(n: Node) -> dict[str, Any]:
+            return views[next(i for i, m in enumerate(nodes) if m is n)]
+        if kind == "back":
             self.model.back()
             return {"event_type": "key", "name": "BACK"}
-        raise AssertionError(op)
+        assert node is not None
+        if kind == "type":
+            self.model.type(text)
+            return {"event_type": "set_text", "x": None, "y": None, "text": text, "view": view(node)}
+        handler = node.on if kind == "tap" else node.on_long
+        if node.enabled and handler is not None:  # a disabled widget ignores the tap
+            handler()
+        return {"event_type": "touch" if kind == "tap" else "long_touch", "x": None, "y": None,
+                "view": view(node)}
+
+
+EXPLORE_WORDS = ("Hello", "Milk", "Call Ana", "Pay rent", "Dune", "Walk", "Notes", "Report")
 
 
 # ---------------------------------------------------------------------------------------- table
@@ -1316,6 +1366,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per build")
     parser.add_argument("--format", dest="fmt", choices=FORMATS, default="native",
                         help="write the recordings as native episodes or as DroidBot runs")
+    parser.add_argument("--explore", type=int, default=0, metavar="N",
+                        help="record N events of DroidBot's random exploration instead of the "
+                        "scripts (as a DroidBot run)")
     parser.add_argument("--misses", action="store_true",
                         help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)
@@ -1326,6 +1379,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--only {args.only!r} is not an app: {hint}choose one of {', '.join(names)}")
     if args.timeout <= 0:
         parser.error(f"--timeout {args.timeout} must be a positive number of seconds")
+    if args.explore < 0:
+        parser.error(f"--explore {args.explore} must be a number of events (0: the scripts)")
     if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
         parser.error(f"--out {args.out} is a file, not a folder")
     return args
@@ -1347,7 +1402,8 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="crud_apps_") as tmp:
         traces = Path(args.out) if args.out else Path(tmp) / "traces"
         for app in apps:
-            folder = folders[app.name] = write_app(app, traces / app.name, args.fmt)
+            folder = folders[app.name] = write_app(
+                app, traces / app.name, "droidbot" if args.explore else args.fmt, args.explore)
             built = Path(tmp) / f"{app.name}.build"
             row = build_set(folder, HELDOUT, built, args.timeout)
             row = {"name": app.name, **row, "kinds": task_kinds(built, folder.name)}

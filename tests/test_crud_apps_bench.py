@@ -84,3 +84,17 @@ def test_a_droidbot_recorded_todo_app_gets_create_and_delete_tasks(
     (row,) = json.loads(out.read_text())["rows"]
     assert row["exit"] == 0 and row["train_match"] >= 0.95
     assert row["kinds"].get("create", 0) >= 1 and row["kinds"].get("delete", 0) >= 1
+
+
+def test_a_random_exploration_is_one_droidbot_run_that_builds(bench: Any, tmp_path: Path) -> None:
+    app = next(a for a in bench.APPS if a.name == "tally")
+    folder = bench.write_app(app, tmp_path / "a", "droidbot", explore=120)
+    again = bench.write_app(app, tmp_path / "b", "droidbot", explore=120)
+    assert _files(folder) == _files(again)  # seeded: the same run every time
+    traces, diagnostics = check(folder)
+    assert not diagnostics.has_errors
+    assert [len(ep.steps) - 1 for ep in traces.episodes] == [120]
+    out = tmp_path / "tally.json"
+    assert bench.main(["--only", "tally", "--explore", "120", "--json", str(out)]) == 0
+    (row,) = json.loads(out.read_text())["rows"]
+    assert row["exit"] == 0 and row["train_match"] >= 0.95 and row["tasks"] >= 5
