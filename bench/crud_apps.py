@@ -1104,10 +1104,12 @@ def droidbot_views(root: Node, pkg: str) -> list[dict[str, Any]]:
             "bounds": [[l, t], [r, b]], "resource_id": rid, "checked": n.checked, "text": text,
             "class": n.cls, "scrollable": n.scrollable, "selected": n.selected,
             "long_clickable": n.long_clickable, "parent": parent, "temp_id": i,
-            "size": f"{r - l}*{b - t}", "signature": f"[class]{n.cls}[resource_id]{rid}[text]{text}[{flags}]",
+            "size": f"{r - l}*{b - t}",
+            "signature": f"[class]{n.cls}[resource_id]{rid}[text]{text}[{flags}]",
             "content_free_signature": f"[class]{n.cls}[resource_id]{rid}",
         }
-        view["view_str"] = hashlib.md5(json.dumps([view["signature"], view["bounds"]]).encode()).hexdigest()
+        key = json.dumps([view["signature"], view["bounds"]]).encode()
+        view["view_str"] = hashlib.md5(key).hexdigest()
         views.append(view)
         view["children"] = [add(c, i) for c in n.children]
         return i
@@ -1160,8 +1162,8 @@ class DroidBotRun:
         state, its window and views."""
         model, d = self.model, self.model.device
         home = Node(FRAME, (0, 0, d.width, d.height), children=[
-            Node(TEXT, (d.dp(24), d.dp(300), d.dp(104), d.dp(340)), text=model.package.rsplit(".", 1)[-1],
-                 clickable=True)])
+            Node(TEXT, (d.dp(24), d.dp(300), d.dp(104), d.dp(340)),
+                 text=model.package.rsplit(".", 1)[-1], clickable=True)])
         launcher, _ = self.state(f"{LAUNCHER}/.NexusLauncherActivity", home, LAUNCHER)
         self.event({"event_type": "kill_app", "stop_intent": f"am force-stop {model.package}"},
                    hashlib.md5(b"unseen").hexdigest(), launcher)
@@ -1230,7 +1232,8 @@ class DroidBotRun:
         assert node is not None
         if kind == "type":
             self.model.type(text)
-            return {"event_type": "set_text", "x": None, "y": None, "text": text, "view": view(node)}
+            return {"event_type": "set_text", "x": None, "y": None, "text": text,
+                    "view": view(node)}
         handler = node.on if kind == "tap" else node.on_long
         if node.enabled and handler is not None:  # a disabled widget ignores the tap
             handler()

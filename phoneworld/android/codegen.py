@@ -20,8 +20,9 @@ LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 KOTLIN_TYPES = {"text": "String", "number": "Long", "flag": "Boolean", "selection": "Long?"}
 STATE_RESERVED = frozenset({"extra", "copy", "deepCopy", "toJson", "writeJson", "readVar",
                             "writeVar", "records", "selectedIndex", "selectedRecord", "select",
-                            "add", "remove", "removeWhere", "setEach", "shiftSelections", "get", "put", "putRaw", "set",
-                            "equals", "hashCode", "toString", "component1", "NAMES", "FIELDS"})
+                            "add", "remove", "removeWhere", "setEach", "shiftSelections", "get",
+                            "put", "putRaw", "set", "equals", "hashCode", "toString",
+                            "component1", "NAMES", "FIELDS"})
 
 
 @dataclass

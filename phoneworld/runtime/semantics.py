@@ -389,7 +389,7 @@ def _remove_where(app: Layout, state: dict[str, Any], coll: str, name: str, valu
     gone = [i for i, r in enumerate(recs) if r.get(name) == want]
     if not gone:
         return
-    recs[:] = [r for i, r in enumerate(recs) if i not in set(gone)]
+    recs[:] = [r for r in recs if r.get(name) != want]
     for sel in app.selections_of.get(coll, ()):
         cur = state.get(sel)
         if isinstance(cur, int):

@@ -176,7 +176,7 @@ def _collection_candidates(schema: Schema, name: str, s: Sample) -> list[Effect]
         diff = [i for i in range(len(new)) if new[i] != old[i]]
         if len(diff) == 1:
             out = _record_candidates(schema, name, diff[0], old[diff[0]], new[diff[0]], s)
-        return out + _set_each_candidates(schema, name, old, new) if diff else out
+        return (out + _set_each_candidates(schema, name, old, new)) if diff else out
     return []
 
 

@@ -158,17 +158,13 @@ def toggles(facts: AppFacts) -> Iterator[Draft]:
                             {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)},
                             touches={c.var.name: ({c.id_field: _p("title")},)},
                             edits={c.var.name: (flag,)})
-
-
-    seen: set[tuple[str, str, object]] = set()
-    for t in facts.app.transitions:
-        for e in t.effects:
-            c = facts.collections.get(getattr(e, "collection", ""))
-            key = (getattr(e, "collection", ""), getattr(e, "field", ""), getattr(e, "value", None))
-            if t.screen in facts.reachable and e.kind == "set_each" and c is not None \
-                    and key not in seen:
-                seen.add(key)
-                yield from _every_marked(facts, c, e.field, e.value)
+    marks = dict.fromkeys((e.collection, e.field, e.value) for t in facts.app.transitions
+                          if t.screen in facts.reachable for e in t.effects
+                          if e.kind == "set_each")
+    for coll, flag, value in marks:
+        c = facts.collections.get(coll)
+        if c is not None:
+            yield from _every_marked(facts, c, flag, value)
 
 
 def _every_marked(facts: AppFacts, c: Collection, flag: str, value: object) -> Iterator[Draft]:
@@ -197,7 +193,8 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
                 yield _one_more(facts, c, -1)
             if c is not None and e.kind == "remove_where":
                 yield from _every_flagged(facts, c, e.field, e.value)
-            if c is None or c.id_field is None or e.kind not in ("remove", "remove_where", "select"):
+            if c is None or c.id_field is None \
+                    or e.kind not in ("remove", "remove_where", "select"):
                 continue
             coll, idf = c.var.name, c.id_field
             if e.kind != "select":  # one record, by a remove or by flagging it for a bulk one
