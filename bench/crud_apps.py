@@ -1,7 +1,7 @@
 """Small, clean CRUD apps recorded as traces: does the compiler generalize past the bundled notes app?
 
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
-                              [--format native|droidbot] [--explore N] [--misses]
+                              [--format native|droidbot] [--explore N [--lag P]] [--misses]
 
 Five apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
@@ -31,7 +31,9 @@ kill_app and the intent from the launcher, as DroidBot starts its runs), the pat
 of `../shared/data/real/droidbot-more/` take through the ingest. `--explore N` records N events of
 DroidBot's random exploration instead of the scripts (seeded, as one DroidBot run): what DroidBot's
 input policy offers on each screen, chosen at random, texts typed at random; the held-out steps
-are then the run's last fifth.
+are then the run's last fifth. `--lag P` makes a share P of those events read too early, as
+DroidBot does when it reads the screen before the app drew the change: the event stops where it
+started and the next one starts on the changed screen (a chain break).
 
 Each app is then built with the real CLI as `bench/fidelity_suite.py` does (its `build_set`), one
 row per app: training changing steps, training match and change F1, the stateless reference F1, the
@@ -1052,7 +1054,8 @@ def record(model: Model, instruction: str, script: list[tuple[str, ...]]) -> tup
 FORMATS = ("native", "droidbot")
 
 
-def write_app(app: AppDef, out: Path, fmt: str = "native", explore: int = 0) -> Path:
+def write_app(app: AppDef, out: Path, fmt: str = "native", explore: int = 0,
+              lag: float = 0.0) -> Path:
     """Write `app`'s recording under `out/<package>/` (replacing it) as native episodes
     (`ep_NNNN/`) or as one DroidBot run (of `explore` random events instead of the scripts, when
     given); the package folder. The new-values episodes are exactly the last `HELDOUT` of the
@@ -1066,7 +1069,7 @@ def write_app(app: AppDef, out: Path, fmt: str = "native", explore: int = 0) -> 
     held = math.floor((train + new) * HELDOUT)
     assert held == new, f"{app.name}: {train} training and {new} new actions hold out {held}, not {new}"
     if fmt == "droidbot" and explore:
-        DroidBotRun(folder, model).explore(explore, seed=0)
+        DroidBotRun(folder, model).explore(explore, seed=0, lag=lag)
         return folder
     if fmt == "droidbot":
         DroidBotRun(folder, model).record([*app.episodes, *app.new])
@@ -1172,11 +1175,14 @@ class DroidBotRun:
         self.event({"event_type": "intent", "intent": f"am start {activity}"}, launcher, current)
         return current, root, views
 
-    def _then(self, current: str, event: dict[str, Any]) -> tuple[str, Node, list[dict[str, Any]]]:
-        """The state after `event` (already applied to the model), and the event's file."""
+    def _then(self, current: str, event: dict[str, Any], late: bool = False
+              ) -> tuple[str, Node, list[dict[str, Any]]]:
+        """The state after `event` (already applied to the model), and the event's file; `late`:
+        DroidBot read the screen before the app drew the change, so the event stops where it
+        started and the next one starts on the changed screen."""
         activity, root = self.model.window()
         after, views = self.state(activity, root, self.model.package)
-        self.event(event, current, after)
+        self.event(event, current, current if late else after)
         return after, root, views
 
     def record(self, episodes: list[tuple[str, list[tuple[str, ...]]]]) -> None:
@@ -1195,11 +1201,12 @@ class DroidBotRun:
                 current, root, views = self._then(current, event)
             assert self.model.at_home(), f"{instruction!r} does not end where it started"
 
-    def explore(self, events: int, seed: int) -> None:
+    def explore(self, events: int, seed: int, lag: float = 0.0) -> None:
         """`events` events of DroidBot's random exploration instead of the scripts: each a random
         choice among what DroidBot's input policy offers on the screen (a touch on an enabled
         clickable view, a long touch on a long-clickable one, a set_text on an editable one with
-        a random text, back where back does not leave the app)."""
+        a random text, back where back does not leave the app). `lag`: the share of events whose
+        change DroidBot read too early (see `_then`)."""
         rng = random.Random(seed)
         current, root, views = self._start()
         for _ in range(events):
@@ -1217,7 +1224,7 @@ class DroidBotRun:
                 node.on()  # set_text taps the field first (the event shows it unfocused)
             text = f"{rng.choice(EXPLORE_WORDS)} {rng.randint(1, 99)}" if kind == "type" else ""
             event = self._act(kind, node, root, views, text)
-            current, root, views = self._then(current, event)
+            current, root, views = self._then(current, event, late=rng.random() < lag)
 
     def _act(self, kind: str, node: Node | None, root: Node, views: list[dict[str, Any]],
              text: str = "") -> dict[str, Any]:
@@ -1372,6 +1379,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--explore", type=int, default=0, metavar="N",
                         help="record N events of DroidBot's random exploration instead of the "
                         "scripts (as a DroidBot run)")
+    parser.add_argument("--lag", type=float, default=0.0, metavar="P",
+                        help="with --explore: the share of events whose change DroidBot read "
+                        "too early (the event stops where it started, the next starts changed)")
     parser.add_argument("--misses", action="store_true",
                         help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)
@@ -1384,6 +1394,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--timeout {args.timeout} must be a positive number of seconds")
     if args.explore < 0:
         parser.error(f"--explore {args.explore} must be a number of events (0: the scripts)")
+    if not 0.0 <= args.lag < 1.0 or (args.lag and not args.explore):
+        parser.error(f"--lag {args.lag} must be a share in [0, 1) and goes with --explore N")
     if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
         parser.error(f"--out {args.out} is a file, not a folder")
     return args
@@ -1406,7 +1418,8 @@ def run(args: argparse.Namespace) -> int:
         traces = Path(args.out) if args.out else Path(tmp) / "traces"
         for app in apps:
             folder = folders[app.name] = write_app(
-                app, traces / app.name, "droidbot" if args.explore else args.fmt, args.explore)
+                app, traces / app.name, "droidbot" if args.explore else args.fmt, args.explore,
+                args.lag)
             built = Path(tmp) / f"{app.name}.build"
             row = build_set(folder, HELDOUT, built, args.timeout)
             row = {"name": app.name, **row, "kinds": task_kinds(built, folder.name)}

@@ -98,3 +98,22 @@ def test_a_random_exploration_is_one_droidbot_run_that_builds(bench: Any, tmp_pa
     assert bench.main(["--only", "tally", "--explore", "120", "--json", str(out)]) == 0
     (row,) = json.loads(out.read_text())["rows"]
     assert row["exit"] == 0 and row["train_match"] >= 0.95 and row["tasks"] >= 5
+
+
+def test_a_lagged_exploration_breaks_the_chain_where_droidbot_read_too_early(
+        bench: Any, tmp_path: Path) -> None:
+    app = next(a for a in bench.APPS if a.name == "tally")
+    folder = bench.write_app(app, tmp_path / "a", "droidbot", explore=120, lag=0.2)
+    events = [json.loads(p.read_text()) for p in sorted((folder / "events").glob("*.json"))]
+    late = [a for a, b in zip(events, events[1:])
+            if a["start_state"] == a["stop_state"] and b["start_state"] != a["stop_state"]]
+    assert late  # some events stop where they started and the next starts elsewhere
+    traces, diagnostics = check(folder)
+    assert not diagnostics.has_errors and len(traces.episodes) > 1
+    assert sum(len(ep.steps) - 1 for ep in traces.episodes) == 120
+
+
+def test_lag_goes_with_explore(bench: Any, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--lag", "0.1"])
+    assert exc.value.code == 2 and "--explore" in capsys.readouterr().err
