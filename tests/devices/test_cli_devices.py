@@ -80,9 +80,12 @@ def _serve(app_dir: Path, env: dict[str, str], *extra: str,
 
 
 def _stop(proc: Any, sig: int) -> str:
+    """Signal `proc` and wait for it: serve's own bound on stopping is `adb disconnect`'s 10 s a
+    device (AdbServer.disconnect) and the server's stop, so the wait leaves room for both devices
+    on a loaded machine (the full suite once took 20 s here)."""
     proc.send_signal(sig)
     try:
-        _, stderr = proc.communicate(timeout=20)
+        _, stderr = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
         raise
