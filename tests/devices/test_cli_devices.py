@@ -69,8 +69,12 @@ def _serve(app_dir: Path, env: dict[str, str], *extra: str,
            count: int = 2) -> tuple[Any, list[str]]:
     cmd = [sys.executable, "-m", "phoneworld.cli", "device", "serve", str(app_dir),
            "--port", "0", "--count", str(count), "--connect", *extra]
+    # Ctrl-C reaches serve as it does from a terminal: SIGINT at its default, whatever the test
+    # process inherited or set (an ignored SIGINT would be inherited, and Python then installs
+    # no KeyboardInterrupt for it)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+                            env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout is not None
     serials = [proc.stdout.readline().strip() for _ in range(count)]
     if not all(s.startswith("127.0.0.1:") for s in serials):
