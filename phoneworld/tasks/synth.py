@@ -212,7 +212,7 @@ def deletes_and_selects(facts: AppFacts) -> Iterator[Draft]:
 
 def _every_flagged(facts: AppFacts, c: Collection, flag: str, value: object) -> Iterator[Draft]:
     """A bulk remove ("Clear completed"): every record holding the flag's value gone and the
-    others kept, where the start has some of each kind to tell apart."""
+    others kept, where the start holds some such record (else the task is done at the start)."""
     coll, records = c.var.name, facts.start.get(c.var.name) or []
     gone = sum(r.get(flag) == value for r in records)
     if not gone:
