@@ -7,6 +7,9 @@
   on a screen where its text never varied, such a widget reads the variable when every reading
   of it showed the value the variable was last shown with.
 - A list container is a collection; its item template's varying texts and checked flags are fields.
+- A variable or field is a number when every text it showed, on every screen bound to it, is a
+  number in one layout ("{} / 50"); a later reading outside that layout (held-out "0.7 / 50")
+  leaves the number the state held.
 - Every screen that can be entered in more than one way gets an `entered_<screen>` variable
   recording how, so guards can tell "Save after Add" from "Save after Edit".
 """
@@ -56,8 +59,9 @@ class Schema:
         s = reading.screen
         for wid, text in reading.texts.items():
             var = self.text_vars.get((s, wid))
-            if var is not None:
-                out[var] = self.parse(var, text)
+            value = self.parse(var, text) if var is not None else None
+            if var is not None and value is not None:
+                out[var] = value
         for wid, flag in reading.checked.items():
             var = self.flag_vars.get((s, wid))
             if var is not None:
@@ -75,15 +79,18 @@ class Schema:
                     kind, fmt = info.fields[fname]
                     if what == "flag":
                         rec[fname] = item.checked.get(fwid, False)
-                    elif fwid in item.texts:
-                        rec[fname] = _parse(kind, fmt, item.texts[fwid])
-                    else:  # a row that does not show this optional child
-                        rec[fname] = 0 if kind == "number" else ""
+                    else:  # a row that does not show this optional child, or a number
+                        # outside the learned layout, reads the field's default
+                        value = _parse(kind, fmt, item.texts[fwid]) if fwid in item.texts else None
+                        rec[fname] = (0 if kind == "number" else "") if value is None else value
                 records.append(rec)
             out[coll] = records
         return out
 
     def parse(self, var: str, text: str) -> Any:
+        """The value `text` shows of `var`; None for a number outside the learned layout (a held-out
+        "0.7 / 50" where training showed "{} / 50"): the state keeps what it held, since a number
+        variable holds numbers only."""
         info = self.variables[var]
         return _parse(info.kind, info.fmt, text)
 
@@ -93,7 +100,7 @@ def _parse(kind: str, fmt: str, text: str) -> Any:
         return text
     m = _NUMBER.match(text)
     if m is None or fmt != f"{m.group(1)}{{}}{m.group(3)}":
-        return text  # a value outside the learned layout stays text; effects will not explain it
+        return None
     return int(m.group(2))
 
 
@@ -123,13 +130,19 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
     schema = Schema()
     names = _VarNames()
     var_values: dict[str, set[str]] = defaultdict(set)
+    field_values: dict[tuple[str, str], set[str]] = defaultdict(set)  # (collection, field)
     for screen in abstraction.screens:
-        _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values)
+        _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values,
+                     field_values)
     _bind_shared(schema, names, abstraction)
     for var, values in var_values.items():
         fmt = _number_fmt(values) if values else None
         if fmt is not None and schema.variables[var].kind == "text":
             schema.variables[var].kind, schema.variables[var].fmt = "number", fmt
+    for (coll, fname), values in field_values.items():  # every screen showing the list decides
+        fmt = _number_fmt(values) if values else None
+        if fmt is not None:
+            schema.variables[coll].fields[fname] = ("number", fmt)
     for screen_id in sorted(entries):
         if len(entries[screen_id]) > 1:
             name = names.take(f"entered_{screen_id.split('_', 1)[-1]}", ("entry", screen_id))
@@ -158,13 +171,14 @@ class _VarNames:
 def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNode,
                  texts: dict[tuple[str, str], set[str]],
                  item_texts: dict[tuple[str, str, str], set[str]],
-                 var_values: dict[str, set[str]]) -> None:
+                 var_values: dict[str, set[str]],
+                 field_values: dict[tuple[str, str], set[str]]) -> None:
     stack = [root]
     while stack:
         node = stack.pop()
         stack.extend(node.children)
         if node.item is not None:
-            _bind_list(schema, names, screen, node, item_texts)
+            _bind_list(schema, names, screen, node, item_texts, field_values)
             continue
         seen = texts.get((screen, node.wid), set())
         if node.editable or len(seen) > 1:
@@ -228,7 +242,8 @@ def _outside_lists(root: TemplateNode) -> list[TemplateNode]:
 
 
 def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode,
-               item_texts: dict[tuple[str, str, str], set[str]]) -> None:
+               item_texts: dict[tuple[str, str, str], set[str]],
+               field_values: dict[tuple[str, str], set[str]]) -> None:
     assert node.item is not None
     key = ("list", node.resource_id) if node.resource_id else ("list", screen, node.wid)
     coll = names.take(node.wid if node.wid.endswith("s") else f"{node.wid}_items", key)
@@ -237,8 +252,8 @@ def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode
     for t in node.item.walk():
         seen = item_texts.get((screen, node.wid, t.wid), set())
         if len(seen) > 1 or t.editable:
-            fmt = _number_fmt(seen)
-            info.fields.setdefault(t.wid, ("number", fmt) if fmt else ("text", "{}"))
+            info.fields.setdefault(t.wid, ("text", "{}"))
+            field_values[(coll, t.wid)] |= seen
             fields[t.wid] = (t.wid, "text")
         if t.checkable:
             fname = f"{t.wid}_on" if t.wid in fields else t.wid

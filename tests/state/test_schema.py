@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from phoneworld.fidelity import recorded_contents, teacher_forced
 from phoneworld.ir.app import StateVar, Var
 from phoneworld.ir.trace import Observation
 from phoneworld.state import prepare
 from tests.compiler_support import (
-    BUTTON, TEXT, W, b, back, click, compile_app, episode, on_row, screen, tap,
+    BUTTON, TEXT, W, b, back, click, compile_app, episode, on_row, row_list, screen, tap,
     traces, view,
 )
 from tests.state.notes import ADD, editor, home
@@ -108,3 +109,34 @@ def test_tracking_remembers_the_opened_record_until_another_is_opened() -> None:
     assert [t.state["notes_selected"] for t in tracked[0]] == [None, 1, 1, 1, 1, 0]
     assert [t.stack for t in tracked[0][:4]] == [
         ("s00_main",), ("s00_main", "s01_detail"), ("s00_main",), ("s00_main", "s02_editor")]
+
+
+def test_a_number_outside_the_learned_layout_leaves_the_state_a_number() -> None:
+    """A held-out reading shows "4.5 unread" where training only showed whole counts: the state
+    keeps the number it held (a number variable holds numbers), and replaying it does not fail."""
+    compiled = compile_app(traces(episode(
+        "e0", status("Mail", "3 unread"), tap(REFRESH), status("Mail", "4 unread"),
+    )))
+    held = traces(episode(
+        "e1", status("Mail", "4 unread"), tap(REFRESH), status("Mail", "4.5 unread"),
+        tap(REFRESH), status("Mail", "6 unread"),
+    ))
+    replay = teacher_forced(compiled.spec, compiled.schema, compiled.abstraction, held,
+                            shown=recorded_contents(compiled.abstraction, compiled.traces))
+    assert [t.state["unread"] for t in replay.tracked[0]] == [4, 4, 6]
+    assert len(replay.steps) == 2
+
+
+def test_a_list_field_is_a_number_only_where_every_screen_showing_the_list_shows_numbers() -> None:
+    """One list (one resource-id) on two screens: counts on one, names on the other. The field is
+    text, whichever screen was seen first."""
+    names = screen(row_list("ann", "bob"), REFRESH, activity=".NamesActivity")
+    compiled = compile_app(traces(episode(
+        "e0", screen(row_list("1", "2"), REFRESH), tap(REFRESH), screen(row_list("3", "4"), REFRESH),
+        back(), names, tap(REFRESH), screen(row_list("cy", "dee"), REFRESH, activity=".NamesActivity"),
+    )))
+    items = next(v for v in compiled.model.variables if v.kind == "collection")
+    assert [(f.name, f.kind) for f in items.fields] == [("title", "text")]
+    replay = teacher_forced(compiled.spec, compiled.schema, compiled.abstraction,
+                            compiled.traces, built_on=True)
+    assert len(replay.steps) == 3
