@@ -3,7 +3,9 @@
 Widget trees come from the screen templates with their texts and checked flags bound to state
 where the state model says so (literal otherwise); list containers get their item template bound
 to the collection's fields; rules become named transitions. The defaults for unobserved input are
-the app-spec semantics (see `phoneworld.ir.app`), so nothing is added for them here.
+the app-spec semantics (see `phoneworld.ir.app`), so nothing is added for them here. A screen the
+app leaves by itself (`graph.moves`: a splash) gets a `wait` transition that replaces it with the
+screen it went on to.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
             support=r.support, sources=r.sources,
         )
         for n, r in enumerate(model.rules)
+    ) + tuple(
+        Transition(id=_transition_id(n, m.screen, "wait", None), screen=m.screen, action="wait",
+                   target=m.target, nav="replace", support=m.count, sources=m.sources)
+        for n, m in enumerate(graph.moves, start=len(model.rules))
     )
     device = traces.episodes[0].device
     return AppSpec(

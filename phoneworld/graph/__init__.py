@@ -2,16 +2,22 @@
 
 An edge is (screen, action, widget) -> next screen. networkx stays inside this pass: it orders the
 screens by reachability from the start screen.
+
+A screen no recorded step left for another one, from which the recording saw the app move on by
+itself (a chain break: the next episode starts elsewhere with no action between) always to the
+same screen, is a `Move` to it: a splash or a loading page goes on by itself. Without it such a
+screen is a dead end, and when it is the start screen the whole app is out of reach.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 import networkx as nx
 
 from phoneworld.abstract.shape import content_keys
-from phoneworld.ir.graph import Edge, ObservedStep, TransitionGraph
+from phoneworld.ir.base import SourceRef
+from phoneworld.ir.graph import Edge, Move, ObservedStep, TransitionGraph
 from phoneworld.ir.screens import Abstraction, HitBox, ScreenReading
 from phoneworld.ir.trace import Action, Step, TraceSet
 from phoneworld.runtime.semantics import takes
@@ -34,8 +40,9 @@ def graph(traces: TraceSet, abstraction: Abstraction) -> TransitionGraph:
             steps.append(observed)
     start = abstraction.readings[0][0].screen if abstraction.readings else ""
     edges = _edges(steps)
+    moves = _moves(traces, abstraction, edges)
     return TransitionGraph(start_screen=start, steps=tuple(steps), edges=edges,
-                           reachable=_reachable(start, edges))
+                           reachable=_reachable(start, edges, moves), moves=moves)
 
 
 def action_kind(action: Action | None) -> str | None:
@@ -109,8 +116,30 @@ def _edges(steps: list[ObservedStep]) -> tuple[Edge, ...]:
     )
 
 
-def _reachable(start: str, edges: tuple[Edge, ...]) -> tuple[str, ...]:
+def _moves(traces: TraceSet, abstraction: Abstraction, edges: tuple[Edge, ...]
+           ) -> tuple[Move, ...]:
+    """The screens the app leaves by itself (see the module docstring)."""
+    left = {e.screen for e in edges if e.target != e.screen}
+    seen: defaultdict[str, list[tuple[str, SourceRef]]] = defaultdict(list)
+    for e, before in enumerate(traces.follows()):
+        ep = traces.episodes[e]
+        if before is None or not ep.moved_by_itself:
+            continue
+        here, there = abstraction.readings[before][-1].screen, abstraction.readings[e][0].screen
+        if here and there and here != there:
+            seen[here].append((there, ep.steps[0].source))
+    out = []
+    for screen, went in sorted(seen.items()):
+        targets = {t for t, _ in went}
+        if screen not in left and len(targets) == 1:
+            out.append(Move(screen=screen, target=went[0][0], count=len(went),
+                            sources=tuple(s for _, s in went)))
+    return tuple(out)
+
+
+def _reachable(start: str, edges: tuple[Edge, ...], moves: tuple[Move, ...]) -> tuple[str, ...]:
     g = nx.DiGraph()
     g.add_node(start)
     g.add_edges_from((edge.screen, edge.target) for edge in edges)
+    g.add_edges_from((m.screen, m.target) for m in moves)
     return tuple([start] + [v for _, v in nx.bfs_edges(g, start)])

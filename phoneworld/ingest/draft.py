@@ -33,6 +33,8 @@ class DraftEpisode:
     instruction: str | None = None
     # the recording went on from the previous draft of the same run without restarting the app
     continues: bool = False
+    # ... and the app got from where that draft ended to this one's first screen by itself
+    moved_by_itself: bool = False
 
     def source(self, step: int | None = None) -> SourceRef:
         """Where step `step` of this draft came from (for diagnostics before freezing)."""

@@ -3,7 +3,8 @@
 Events (`events/event_*.json`, in file-name order) are chained into episodes: each event is the
 action taken on its `start_state`, leading to its `stop_state`. Decisions, each reported:
 - A new episode starts where an event's start_state is not the previous event's stop_state
-  (PW133), where a state file is missing (PW132: the episode ends at the last known state, or
+  (PW133: the app moved on by itself after DroidBot read it, `Episode.moved_by_itself`), where a
+  state file is missing (PW132: the episode ends at the last known state, or
   starts at the event's stop state), and after an event with no equivalent action (PW136).
 - A state with an empty `views` list (DroidBot's launcher or transition screens) costs only
   itself: it is handled as a missing state file, and one PW139 per such state names its file and
@@ -142,6 +143,7 @@ class _Chain:
             self.close()
             self.begin(ev.start)
             if broken is not None:
+                self.current.moved_by_itself = self.current.continues
                 self.ctx.report(codes.CHAIN_BREAK, f"the event starts at state {ev.start} but the "
                                 f"previous one stopped at {broken}; new episode", self._where(ev))
         mapped = map_event(ev.event, self.device, self.tallies, self._where(ev), self.ctx)

@@ -72,14 +72,19 @@ def split_run(drafts: list[DraftEpisode], ctx: IngestContext) -> list[Episode]:
     another app, and across drafts that `continues` (nothing restarted the app in between)."""
     last: dict[str, str] = {}
     out: list[Episode] = []
+    ended = ""  # the id of the previous draft's last episode
     for draft in drafts:
         if not draft.continues:
             last.clear()
-        for ep in split_by_app(draft, ctx):
+        parts = split_by_app(draft, ctx)
+        for k, ep in enumerate(parts):
             if ep.app in last:
-                ep = ep.model_copy(update={"follows": last[ep.app]})
+                # a chain break: the app moved by itself from where the draft before ended
+                moved = draft.moved_by_itself and k == 0 and last[ep.app] == ended
+                ep = ep.model_copy(update={"follows": last[ep.app], "moved_by_itself": moved})
             last[ep.app] = ep.id
             out.append(ep)
+        ended = parts[-1].id if parts else ""
     return out
 
 

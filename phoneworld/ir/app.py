@@ -234,7 +234,7 @@ class ScreenSpec(Frozen):
 
 ActionKind = Literal[
     "click", "double_click", "long_press", "type", "scroll_up", "scroll_down", "scroll_left",
-    "scroll_right", "back", "enter", "menu",
+    "scroll_right", "back", "enter", "menu", "wait",
 ]
 
 
@@ -242,7 +242,9 @@ class Transition(Frozen):
     id: str
     screen: str
     action: ActionKind
-    widget: str | None = None  # wid on `screen`; None for keys (back, enter, menu) and screen scrolls
+    # wid on `screen`; None for keys (back, enter, menu), screen scrolls and `wait` (a screen the
+    # app leaves by itself: a splash, a loading page; the simulator takes it at the `wait` action)
+    widget: str | None = None
     guard: Guard | None = None
     effects: tuple[Effect, ...] = ()
     target: str | None = None  # screen id; None: stay on the screen

@@ -29,8 +29,20 @@ class Edge(Frozen):
     count: int
 
 
+class Move(Frozen):
+    """A screen the app leaves by itself: no recorded step left `screen` for another screen, and
+    every time the recording saw the app move on from it without an action (`Episode.
+    moved_by_itself`) it went to `target` (a splash screen, a loading page)."""
+
+    screen: str
+    target: str
+    count: int
+    sources: tuple[SourceRef, ...]  # the first step of each episode that arrived by itself
+
+
 class TransitionGraph(Frozen):
     start_screen: str
     steps: tuple[ObservedStep, ...]
     edges: tuple[Edge, ...]
     reachable: tuple[str, ...]  # screens reachable from the start screen, in BFS order
+    moves: tuple[Move, ...] = ()

@@ -192,6 +192,10 @@ class Episode(Frozen):
     # nothing in between restarted the app (a gap in the recording, a lost state file, a visit to
     # another app): the app's state and back stack carry over from its end.
     follows: str | None = None
+    # This episode's first screen is where the app went by itself from where `follows` ended: no
+    # action was recorded between them (a recorder read a splash or a loading page, and the app
+    # had moved on by the next event).
+    moved_by_itself: bool = False
 
 
 class TraceSet(Frozen):

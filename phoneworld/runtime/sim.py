@@ -30,7 +30,9 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   `open_app` of the own package (or a tap on the icon) from the launcher restarts at the start
   screen keeping state, and while the app is in front does nothing (Android brings the running task
   to the front; 275 of the corpus's 278 recorded cases stay where they were);
-  `drag` is a scroll at its start point (finger up = scroll down); everything else does nothing.
+  `drag` is a scroll at its start point (finger up = scroll down); `wait` takes the screen's
+  `wait` transition (a screen the app leaves by itself: a splash), if it has one; everything
+  else does nothing.
 - Navigating to a screen clears the focus; `push`/`replace` reset the target's list offsets, `pop`
   keeps them. The stack holds at most 64 screens (the oldest are dropped).
 
@@ -253,13 +255,13 @@ class Simulator:
             return self.scroll(action.direction, action.x, action.y)
         if t == "drag":
             return self._drag(action.x1, action.y1, action.x2, action.y2)
-        if t in ("back", "enter", "menu"):
+        if t in ("back", "enter", "menu", "wait"):
             return self.press(t)
         if t in ("home", "close_app"):
             return self._leave()
         if t == "open_app":
             return self.open_app(action.package)
-        if t in ("wait", "done"):
+        if t == "done":
             return StepResult(False)
         raise EnvError(f"unknown action type {t!r}")
 
@@ -352,7 +354,7 @@ class Simulator:
         return StepResult(self._version != v0, fired, left, wid)
 
     def press(self, key: str) -> StepResult:
-        """A `back`, `enter` or `menu` key."""
+        """A `back`, `enter` or `menu` key, or `wait` (time passing)."""
         if self._screen == LAUNCHER:
             return StepResult(False)
         v0 = self._version

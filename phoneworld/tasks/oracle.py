@@ -117,7 +117,8 @@ class Move:
             return tr.Scroll(direction=self.direction, x=self.x, y=self.y)  # type: ignore[arg-type]
         if self.kind == "done":
             return tr.Done(answer=self.text)
-        return {"back": tr.Back, "enter": tr.Enter, "menu": tr.Menu, "home": tr.Home}[self.kind]()
+        return {"back": tr.Back, "enter": tr.Enter, "menu": tr.Menu, "home": tr.Home,
+                "wait": tr.Wait}[self.kind]()
 
     def json_action(self, width: int, height: int) -> dict[str, Any]:
         """The paper's action format, coordinates normalized to [0, 1000]."""
@@ -254,7 +255,7 @@ class _Search:
             if lst is not None and len(state.get(lst.collection) or ()) > lst.max_visible:
                 cx, cy = n.center
                 out += [Move("scroll", cx, cy, direction=d, element=_line_of(n)) for d in ("down", "up")]
-        out += [Move(k) for k in ("enter", "menu") if (screen, k, None) in trans]
+        out += [Move(k) for k in ("enter", "menu", "wait") if (screen, k, None) in trans]
         out.append(Move("back"))
         return out
 

@@ -247,7 +247,8 @@ class World:
     def step(self, action: Any) -> StepResult:
         """Apply one `phoneworld.ir.trace` action (device pixels)."""
         t = action.type
-        if t in ("wait", "done"):
+        if t == "done" or (t == "wait" and (self.overlay is not None
+                                            or self.foreground not in self.sims)):
             return NOTHING
         if t == "home":
             changed = self.foreground != sy.HOME or self.overlay is not None

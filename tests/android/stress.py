@@ -1,8 +1,8 @@
 """A synthetic app past what the traces hold: a screen of 1,100 widgets (built in one JVM method they
 would pass its 64 KiB), a 30,000-character text, 250 initial records and a scrolling list, to
 check that the generated Kotlin stays within the JVM's limits (64 KiB methods, 64 KiB string
-constants, 65,535 constant-pool entries a class), and the bulk list effects (clear the done
-records, mark every record not done) next to a selection."""
+constants, 65,535 constant-pool entries a class), the bulk list effects (clear the done
+records, mark every record not done) next to a selection, and a screen left by `wait`."""
 
 from __future__ import annotations
 
@@ -108,6 +108,9 @@ def stress_spec() -> AppSpec:
             Transition(id="t6", screen="s02_grown", action="click", widget="undo_all",
                        effects=(SetEachEffect(collection="rows", field="done", value=False),),
                        nav="stay"),
+            # a screen the app leaves by itself (a splash): the walk's `wait` takes it
+            Transition(id="t7", screen="s02_grown", action="wait", target="s00_big",
+                       nav="replace"),
         ),
         state=(
             StateVar(name="query", kind="text"),

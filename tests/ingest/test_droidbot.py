@@ -247,3 +247,18 @@ def test_habitica_trees_hold_only_visible_views(habitica: Run) -> None:
     assert len(step.observation.root.walk()) == shown(0)
     assert all(n.bounds.width >= 0 and n.bounds.height >= 0 for n in step.observation.root.walk())
     assert (folder / step.observation.screenshot).is_file()  # type: ignore[operator]
+
+
+def test_a_chain_break_is_the_app_moving_by_itself_and_a_gap_is_not(tmp_path: Path) -> None:
+    """An event that starts where the previous one did not stop: the app moved on by itself (a
+    splash that went on). After a lost state file the app was acted on: no such move."""
+    bot = Bot(tmp_path / "run")
+    a, b, c = bot.state("A"), bot.state("B"), bot.state("C")
+    bot.event(touch(), a, b)
+    bot.event(touch(), c, a)          # break: stopped at B, went on at C
+    bot.event(touch(), a, "LOST")     # stop missing: the episode ends at A
+    bot.event(touch(), b, c)          # a gap: something was done after A
+    run = run_ingest(tmp_path / "run")
+    moved = [(ep.id, ep.follows, ep.moved_by_itself) for ep in run.traces.episodes]
+    assert moved == [("run#0", None, False), ("run#1", "run#0", True),
+                     ("run#2", "run#1", False)]

@@ -13,6 +13,7 @@ import android.view.View
 import android.view.ViewConfiguration
 import android.widget.FrameLayout
 import com.example.notes.core.App
+import com.example.notes.core.Key
 import com.example.notes.core.Machine
 import com.example.notes.core.StepResult
 
@@ -27,6 +28,8 @@ class MainActivity : Activity() {
     private lateinit var renderer: ScreenRenderer
     private val receiver = ResetReceiver()
     private val redraw: () -> Unit = { runOnUiThread { render() } }
+    /** Time passing on a screen the app leaves by itself (a splash): the simulator's `wait`. */
+    private val settle = Runnable { if (machine.inApp) after(machine.press("wait")) }
 
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
@@ -90,6 +93,15 @@ class MainActivity : Activity() {
             renderer.show(machine.frame())
             title = App.screens[machine.screen]?.name ?: App.LABEL
         }
+        surface.removeCallbacks(settle)
+        if (machine.inApp && App.transitions.containsKey(Key(machine.screen, "wait", null))) {
+            surface.postDelayed(settle, SETTLE_MS)
+        }
+    }
+
+    companion object {
+        /** How long a screen the app leaves by itself stays (the adb backend's `wait`: 1 s). */
+        const val SETTLE_MS = 500L
     }
 
     /** Takes every touch before the views do and turns it into a tap, long press or drag. */

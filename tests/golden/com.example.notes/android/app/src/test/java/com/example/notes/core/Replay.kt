@@ -50,10 +50,10 @@ fun act(m: Machine, a: List<*>): StepResult = when (a[0] as String) {
     "type" -> m.typeText(a[1] as String)
     "scroll" -> m.scroll(a[1] as String, a[2]?.let { int(it) }, a[3]?.let { int(it) })
     "drag" -> m.drag(int(a[1]), int(a[2]), int(a[3]), int(a[4]))
-    "back", "enter", "menu" -> m.press(a[0] as String)
+    "back", "enter", "menu", "wait" -> m.press(a[0] as String)
     "home", "close_app" -> m.leave()
     "open_app" -> m.openApp(a[1] as String)
-    "wait", "done" -> StepResult(null, false)
+    "done" -> StepResult(null, false)
     else -> throw IllegalArgumentException("unknown action ${a[0]}")
 }
 
