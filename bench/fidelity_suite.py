@@ -1,6 +1,7 @@
 """The corpus fidelity suite: every real trace set under ROOT, built as a user builds it, one table.
 
     python bench/fidelity_suite.py [ROOT] [--heldout 0.2] [--jobs 2] [--json PATH] [--only TEXT]
+                                   [--parts K]
 
 Default ROOT: ../shared/data/real. Every trace folder the importers recognise under ROOT is one set
 (each DroidBot run, each AutoDroid app, each LlamaTouch trace, each native or plain-dump folder). Each
@@ -8,6 +9,7 @@ set is built by the real command, `phoneworld build SET --heldout F --out TMP`, 
 the row is the set's main app (the one with the most recorded steps), read from its `report.json`:
 
 - exit: the build's exit status (a traceback on stderr is counted as a failure too);
+- scr: the main app's screens;
 - chg: training changing steps; train match / F1: training `transition_match_changing` and
   `change_f1`; ref F1: the change F1 of a stateless mock that knows the true next screen and shows
   its last recorded content (computed by the build from the recording itself);
@@ -27,8 +29,14 @@ the row is the set's main app (the one with the most recorded steps), read from 
   first episode from the reset app): the mean screen-content Jaccard over their steps.
 
 A closing line gives the means of each column over sets, and one more the held-out match on
-covered changing steps pooled over all sets (each set weighed by its covered steps). The table is
-also written as JSON (default bench/results/fidelity_suite.json). Exit status: 0 when every set built with exit 0, else 1.
+covered changing steps pooled over all sets (each set weighed by its covered steps). Then the
+corpus bars (`BARS`: issue 14's must-show lines), each with the sets that miss it. The table is
+also written as JSON (default bench/results/fidelity_suite.json). Exit status: 0 when every set
+built with exit 0, else 1.
+
+`--parts K` builds every DroidBot run cut into K consecutive runs of its events (each with all
+of the run's state files), as K recordings the compiler has not seen as such: shorter runs that
+start mid-app, end anywhere and hold fewer of each screen's visits. Other sets are built whole.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,7 +59,7 @@ sys.path.insert(0, str(REPO))
 from phoneworld.ingest.detect import find_sources  # noqa: E402
 
 COLUMNS = (  # (key, heading, width)
-    ("chg", "chg", 5), ("train_match", "train match", 11), ("train_f1", "train F1", 8),
+    ("screens", "scr", 4), ("chg", "chg", 5), ("train_match", "train match", 11), ("train_f1", "train F1", 8),
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
@@ -61,9 +70,60 @@ COLUMNS = (  # (key, heading, width)
 )
 
 
+MIN_CHANGING, MIN_SCREENS = 20, 3
+BARS = (  # (what, holds(row) or None where it does not apply); the covered mean is checked apart
+    (f"training match >= 0.95 (>= {MIN_CHANGING} changing steps)",
+     lambda r: r["train_match"] >= 0.95 if (r.get("chg") or 0) >= MIN_CHANGING else None),
+    (f"training change F1 >= 0.80 and above the stateless mock's (>= {MIN_CHANGING} changing "
+     "steps)", lambda r: r["train_f1"] >= 0.80 and r["train_f1"] > r["ref_f1"]
+     if (r.get("chg") or 0) >= MIN_CHANGING else None),
+    (f">= 5 tasks kept (>= {MIN_SCREENS} screens)",
+     lambda r: r["tasks"] >= 5 if (r.get("screens") or 0) >= MIN_SCREENS else None),
+)
+
+
 def find_sets(root: Path) -> list[Path]:
     """Every trace folder under `root`, in a stable order."""
     return [folder for folder, _, _ in find_sources(root)]
+
+
+def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
+    """A DroidBot run as `parts` runs of consecutive events under `out` (`<run>.1` ...), each with
+    the run's state files (JSON only: the figures need no screenshots)."""
+    events = sorted((run / "events").glob("event_*.json"))
+    size = -(-len(events) // parts)
+    states = sorted((run / "states").glob("state_*.json"))
+    folders = []
+    for k in range(parts):
+        chunk = events[k * size:(k + 1) * size]
+        if not chunk:
+            break
+        folder = out / f"{run.name}.{k + 1}"
+        (folder / "events").mkdir(parents=True)
+        (folder / "states").mkdir()
+        for path in chunk:
+            shutil.copyfile(path, folder / "events" / path.name)
+        for path in states:
+            shutil.copyfile(path, folder / "states" / path.name)
+        folders.append(folder)
+    return folders
+
+
+def check_bars(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per bar: how many sets it applies to hold it, and the sets that miss it."""
+    lines = []
+    for what, holds in BARS:
+        verdicts = [(r["set"], holds(r)) for r in rows if r.get("app") and r["exit"] == 0]
+        applies = [(s, ok) for s, ok in verdicts if ok is not None]
+        missed = [s for s, ok in applies if not ok]
+        lines.append(f"{what}: {len(applies) - len(missed)} of {len(applies)} sets"
+                     + (f"; missed by {', '.join(missed)}" if missed else ""))
+    covered = [r["covered_match"] for r in rows if isinstance(r.get("covered_match"), float)]
+    if covered:
+        mean = sum(covered) / len(covered)
+        lines.append(f"held-out match on covered changing steps >= 0.85 on average: "
+                     f"{mean:.3f} over {len(covered)} sets" + ("" if mean >= 0.85 else "; missed"))
+    return lines
 
 
 def build_set(folder: Path, heldout: float, out: Path, timeout: float) -> dict[str, Any]:
@@ -123,7 +183,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-COUNTS = {"chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried", "cheap_found",
+COUNTS = {"screens", "chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried", "cheap_found",
           "proven", "gameable", "seconds"}  # columns that are not fractions
 
 
@@ -160,6 +220,8 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
     for r in rows:
         if "error" in r:
             print(f"  {r['set']}: exit {r['exit']}: {r['error']}")
+    for line in check_bars(rows):
+        print(line)
     return means
 
 
@@ -178,6 +240,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="sets built at once")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per set")
     parser.add_argument("--only", default="", help="only sets whose path contains this text")
+    parser.add_argument("--parts", type=int, default=1,
+                        help="build each DroidBot run cut into this many runs of its events")
     parser.add_argument("--json", dest="json_path", default=str(REPO / "bench" / "results" /
                                                                  "fidelity_suite.json"))
     args = parser.parse_args()
@@ -186,11 +250,23 @@ def main() -> int:
         print(f"error: {root}: no such folder; pass the folder holding the real trace sets",
               file=sys.stderr)
         return 2
-    sets = [s for s in find_sets(root) if args.only in str(s)]
-    if not sets:
+    if args.parts < 1:
+        print(f"error: --parts {args.parts}: give 1 (whole runs) or more", file=sys.stderr)
+        return 2
+    found = [(s, fmt) for s, fmt, _ in find_sources(root) if args.only in str(s)]
+    if not found:
         print(f"error: no trace sets under {root}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="fidelity_suite.") as tmp:
+        sets, names = [], {}
+        for folder, fmt in found:
+            name = str(folder.relative_to(root)) if folder != root else folder.name
+            pieces = (cut_run(folder, args.parts, Path(tmp) / "parts" / name)
+                      if args.parts > 1 and fmt == "droidbot" else [folder])
+            for piece in pieces:
+                sets.append(piece)
+                names[piece] = name + piece.name[len(folder.name):]
+
         def one(n_folder: tuple[int, Path]) -> dict[str, Any]:
             n, folder = n_folder
             row = build_set(folder, args.heldout, Path(tmp) / f"set{n}", args.timeout)
@@ -198,7 +274,7 @@ def main() -> int:
                 # the app a user gets: `phoneworld build SET`, nothing held out
                 full = build_set(folder, 0.0, Path(tmp) / f"set{n}.full", args.timeout)
                 row["tasks_full"] = full.get("tasks") if full.get("app") == row["app"] else None
-            name = str(folder.relative_to(root)) if folder != root else folder.name
+            name = names[folder]
             print(f"[{n + 1}/{len(sets)}] {name}: exit {row['exit']}, {row['seconds']} s",
                   file=sys.stderr, flush=True)
             return {"set": name, **row}
@@ -208,7 +284,8 @@ def main() -> int:
     means = print_table(rows)
     out = Path(args.json_path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"root": str(root), "heldout": args.heldout, "rows": rows,
+    out.write_text(json.dumps({"root": str(root), "heldout": args.heldout,
+                               "parts": args.parts, "rows": rows,
                                "means": means}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
     return 0 if all(r["exit"] == 0 and not r["traceback"] for r in rows) else 1

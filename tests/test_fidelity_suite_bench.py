@@ -16,3 +16,40 @@ def test_covered_steps_are_pooled_by_their_counts() -> None:
     ]
     assert suite.pooled_covered(rows) == (25, 27)
     assert suite.pooled_covered([{"covered_match": None, "covered_chg": None}]) is None
+
+
+def test_the_bars_name_the_sets_that_miss_them() -> None:
+    suite = load_bench("fidelity_suite")
+    ok = {"app": "a", "exit": 0, "chg": 40, "train_match": 1.0, "train_f1": 0.9, "ref_f1": 0.5,
+          "screens": 6, "tasks": 9, "covered_match": 0.9}
+    rows = [
+        {**ok, "set": "good"},
+        {**ok, "set": "noisy", "train_match": 0.93},
+        {**ok, "set": "short", "chg": 8, "train_match": 0.5, "train_f1": 0.1},  # too few steps
+        {**ok, "set": "stateless", "train_f1": 0.85, "ref_f1": 0.85},  # no better than no state
+        {**ok, "set": "bare", "screens": 4, "tasks": 2, "covered_match": 0.6},
+        {"set": "broken", "exit": 1},
+    ]
+    lines = suite.check_bars(rows)
+    assert lines[0].endswith(": 3 of 4 sets; missed by noisy")
+    assert lines[1].endswith(": 3 of 4 sets; missed by stateless")
+    assert lines[2].endswith(": 4 of 5 sets; missed by bare")
+    assert lines[3].endswith(": 0.840 over 5 sets; missed")
+
+
+def test_a_run_is_cut_into_runs_of_consecutive_events(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    suite = load_bench("fidelity_suite")
+    run = tmp_path / "run"
+    (run / "events").mkdir(parents=True)
+    (run / "states").mkdir()
+    for i in range(7):
+        (run / "events" / f"event_{i:02d}.json").write_text(str(i))
+    for i in range(2):
+        (run / "states" / f"state_{i}.json").write_text("{}")
+    (run / "states" / "screen_0.jpg").write_bytes(b"jpg")
+    parts = suite.cut_run(run, 3, tmp_path / "parts")
+    assert [p.name for p in parts] == ["run.1", "run.2", "run.3"]
+    assert [sorted(f.read_text() for f in (p / "events").iterdir()) for p in parts] == [
+        ["0", "1", "2"], ["3", "4", "5"], ["6"]]
+    assert all(sorted(f.name for f in (p / "states").iterdir()) == ["state_0.json", "state_1.json"]
+               for p in parts)
