@@ -120,6 +120,10 @@ class _Search:
         if editable and w.overlay is None:
             texts = self.vocab.get("*", []) + self.vocab.get(w.foreground, [])
             out += [Move("type", text=t) for t in texts]
+        front = w.sims.get(w.foreground)
+        if w.overlay is None and front is not None \
+                and (front.screen, "wait", None) in front.app.transitions:
+            out.append(Move("wait"))  # a screen the app leaves by itself (a splash)
         out.append(Move("back"))
         if w.foreground != HOME or w.overlay is not None:
             out.append(Move("home"))

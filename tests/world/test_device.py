@@ -196,3 +196,26 @@ def test_snapshot_restore_replays_identically(world, first, second) -> None:  # 
     for a in second:
         world.step(a)
     assert (world.state, world.frame().xml) == after
+
+
+def test_wait_lets_the_app_in_front_leave_a_screen_by_itself(mini_world) -> None:  # type: ignore[no-untyped-def]
+    """A screen the app leaves by itself (a splash: a `wait` transition) goes on at `wait` when
+    the app is in front; on the launcher, `wait` does nothing."""
+    from dataclasses import replace
+
+    from phoneworld.ir.app import Transition
+    from phoneworld.world.device import World
+    from phoneworld.world.load import load_world
+
+    defn = load_world(mini_world)
+    notes = next(a for a in defn.apps if a.spec.package == NOTES)
+    splash = Transition(id="t_wait", screen=notes.spec.start_screen, action="wait",
+                        target="s02_detail", nav="replace")
+    spec = notes.spec.model_copy(update={"transitions": (*notes.spec.transitions, splash)})
+    apps = tuple(a if a is not notes else replace(a, spec=spec) for a in defn.apps)
+    world = World(replace(defn, apps=apps))
+    assert not world.step(tr.Wait()).changed and world.screen == "@home"
+    click(world, "Notes")
+    assert world.screen == f"{NOTES}:s00_main"
+    assert world.step(tr.Wait()).changed
+    assert world.screen == f"{NOTES}:s02_detail"
