@@ -27,14 +27,15 @@ def test_the_bars_name_the_sets_that_miss_them() -> None:
         {**ok, "set": "noisy", "train_match": 0.93},
         {**ok, "set": "short", "chg": 8, "train_match": 0.5, "train_f1": 0.1},  # too few steps
         {**ok, "set": "stateless", "train_f1": 0.85, "ref_f1": 0.85},  # no better than no state
+        {**ok, "set": "perfect", "train_f1": 1.0, "ref_f1": 1.0},  # nothing is above 1
         {**ok, "set": "bare", "screens": 4, "tasks": 2, "covered_match": 0.6},
         {"set": "broken", "exit": 1},
     ]
     lines = suite.check_bars(rows)
-    assert lines[0].endswith(": 3 of 4 sets; missed by noisy")
-    assert lines[1].endswith(": 3 of 4 sets; missed by stateless")
-    assert lines[2].endswith(": 4 of 5 sets; missed by bare")
-    assert lines[3].endswith(": 0.840 over 5 sets; missed")
+    assert lines[0].endswith(": 4 of 5 sets; missed by noisy")
+    assert lines[1].endswith(": 4 of 5 sets; missed by stateless")
+    assert lines[2].endswith(": 5 of 6 sets; missed by bare")
+    assert lines[3].endswith(": 0.850 over 6 sets")
 
 
 def test_a_run_is_cut_into_runs_of_consecutive_events(tmp_path) -> None:  # type: ignore[no-untyped-def]
