@@ -59,8 +59,10 @@ class Schema:
         s = reading.screen
         for wid, text in reading.texts.items():
             var = self.text_vars.get((s, wid))
-            value = self.parse(var, text) if var is not None else None
-            if var is not None and value is not None:
+            if var is None:
+                continue
+            value = self.parse(var, text)
+            if value is not None:
                 out[var] = value
         for wid, flag in reading.checked.items():
             var = self.flag_vars.get((s, wid))
