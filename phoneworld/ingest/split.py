@@ -79,7 +79,8 @@ def split_run(drafts: list[DraftEpisode], ctx: IngestContext) -> list[Episode]:
         parts = split_by_app(draft, ctx)
         for k, ep in enumerate(parts):
             if ep.app in last:
-                # a chain break: the app moved by itself from where the draft before ended
+                # the app moved by itself only from where the draft just before ended (a chain
+                # break), not from an episode before a visit to another app
                 moved = draft.moved_by_itself and k == 0 and last[ep.app] == ended
                 ep = ep.model_copy(update={"follows": last[ep.app], "moved_by_itself": moved})
             last[ep.app] = ep.id

@@ -17,12 +17,15 @@ WORDS = ("milk", "Call Bob", "meeting at 10", "Don't forget", "report", "42")
 
 
 def random_action(elements: tuple[Any, ...], rng: random.Random) -> dict[str, Any]:
-    """A uniformly random action over what the screen offers, with back now and then."""
+    """A uniformly random action over what the screen offers, with back now and then; on a
+    screen with nothing to tap (a splash that goes on by itself), wait or back."""
     focused = [e for e in elements if e.editable and e.focused]
     if focused and rng.random() < 0.5:
         return {"type": "type", "text": rng.choice(WORDS)}
     targets = [e for e in elements if e.enabled and (e.clickable or e.checkable or e.editable)]
-    if not targets or rng.random() < 0.1:
+    if not targets:
+        return {"type": rng.choice(("wait", "back"))}
+    if rng.random() < 0.1:
         return {"type": "back"}
     return {"type": "click", "element": rng.choice(targets).id}
 

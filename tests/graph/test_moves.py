@@ -97,3 +97,20 @@ def test_a_gap_in_the_recording_is_no_move() -> None:
     ))
     assert compiled.graph.moves == ()
     assert not [t for t in compiled.spec.transitions if t.action == "wait"]
+
+
+def test_a_random_agent_waits_or_goes_back_where_nothing_can_be_tapped() -> None:
+    import random
+
+    from phoneworld.runtime.episode import random_action
+    from phoneworld.runtime.env import PhoneEnv
+
+    compiled = compile_app(traces(
+        episode("e0", splash()), after(episode("e1", home(), tap(SETTINGS), settings()), "e0"),
+    ))
+    env = PhoneEnv(compiled.spec)
+    env.reset(seed=0)
+    picked = {random_action(env.elements, random.Random(seed))["type"] for seed in range(20)}
+    assert picked == {"wait", "back"}
+    *_, info = env.step('{"type": "wait"}')
+    assert info["screen"] == "s01_main"
