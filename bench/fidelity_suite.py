@@ -197,13 +197,15 @@ def cell(key: str, value: Any, width: int) -> str:
 
 
 def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
-    head = f"{'set':<26} {'app':<36} {'exit':>4} " + " ".join(
+    # 26 characters of a set's path, more where that would cut a `--parts` piece's number off
+    sw = 26 if all("." not in r["set"][26:] for r in rows) else 30
+    head = f"{'set':<{sw}} {'app':<36} {'exit':>4} " + " ".join(
         f"{h:>{w}}" for _, h, w in COLUMNS)
     print(head)
     print("-" * len(head))
     for r in rows:
         exit_cell = str(r["exit"]) + ("!" if r["traceback"] else "")
-        print(f"{r['set'][:26]:<26} {str(r.get('app', '-'))[:36]:<36} {exit_cell:>4} "
+        print(f"{r['set'][:sw]:<{sw}} {str(r.get('app', '-'))[:36]:<36} {exit_cell:>4} "
               + " ".join(cell(k, r.get(k), w) for k, _, w in COLUMNS))
     means: dict[str, float | None] = {}
     for key, _, _ in COLUMNS:
@@ -211,7 +213,7 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         means[key] = round(sum(vals) / len(vals), 4) if vals else None
     ok = sum(r["exit"] == 0 and not r["traceback"] for r in rows)
     print("-" * len(head))
-    print(f"{'mean':<26} {f'{ok}/{len(rows)} sets exit 0':<36} {'':>4} "
+    print(f"{'mean':<{sw}} {f'{ok}/{len(rows)} sets exit 0':<36} {'':>4} "
           + " ".join(cell(k, means[k], w) for k, _, w in COLUMNS))
     pooled = pooled_covered(rows)
     if pooled is not None:
