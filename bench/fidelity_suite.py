@@ -59,7 +59,8 @@ sys.path.insert(0, str(REPO))
 from phoneworld.ingest.detect import find_sources  # noqa: E402
 
 COLUMNS = (  # (key, heading, width)
-    ("screens", "scr", 4), ("chg", "chg", 5), ("train_match", "train match", 11), ("train_f1", "train F1", 8),
+    ("screens", "scr", 4), ("chg", "chg", 5), ("train_match", "train match", 11),
+    ("train_f1", "train F1", 8),
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
@@ -184,8 +185,8 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-COUNTS = {"screens", "chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried", "cheap_found",
-          "proven", "gameable", "seconds"}  # columns that are not fractions
+COUNTS = {"screens", "chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried",
+          "cheap_found", "proven", "gameable", "seconds"}  # columns that are not fractions
 
 
 def cell(key: str, value: Any, width: int) -> str:

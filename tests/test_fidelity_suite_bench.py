@@ -3,6 +3,8 @@ per-set mean (a set with one covered step weighs as much as one with thirty in t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.bench_support import load_bench
 
 
@@ -38,7 +40,7 @@ def test_the_bars_name_the_sets_that_miss_them() -> None:
     assert lines[3].endswith(": 0.850 over 6 sets")
 
 
-def test_a_run_is_cut_into_runs_of_consecutive_events(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_is_cut_into_runs_of_consecutive_events(tmp_path: Path) -> None:
     suite = load_bench("fidelity_suite")
     run = tmp_path / "run"
     (run / "events").mkdir(parents=True)

@@ -107,7 +107,8 @@ def _parse(kind: str, fmt: str, text: str) -> Any:
 
 
 def _number_fmt(values: set[str]) -> str | None:
-    """The shared layout of numeric texts ("{} / 50"), or None when they are not all numbers."""
+    """The shared layout of numeric texts ("{} / 50"), or None when they are not all numbers (or
+    there are none)."""
     fmts = set()
     for v in values:
         m = _NUMBER.match(v)
@@ -138,11 +139,11 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
                      field_values)
     _bind_shared(schema, names, abstraction)
     for var, values in var_values.items():
-        fmt = _number_fmt(values) if values else None
+        fmt = _number_fmt(values)
         if fmt is not None and schema.variables[var].kind == "text":
             schema.variables[var].kind, schema.variables[var].fmt = "number", fmt
     for (coll, fname), values in field_values.items():  # every screen showing the list decides
-        fmt = _number_fmt(values) if values else None
+        fmt = _number_fmt(values)
         if fmt is not None:
             schema.variables[coll].fields[fname] = ("number", fmt)
     for screen_id in sorted(entries):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -198,7 +199,7 @@ def test_snapshot_restore_replays_identically(world, first, second) -> None:  # 
     assert (world.state, world.frame().xml) == after
 
 
-def test_wait_lets_the_app_in_front_leave_a_screen_by_itself(mini_world) -> None:  # type: ignore[no-untyped-def]
+def test_wait_lets_the_app_in_front_leave_a_screen_by_itself(mini_world: Path) -> None:
     """A screen the app leaves by itself (a splash: a `wait` transition) goes on at `wait` when
     the app is in front; on the launcher, `wait` does nothing."""
     from dataclasses import replace
