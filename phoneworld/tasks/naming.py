@@ -109,9 +109,11 @@ def title_line(w: Widget) -> str:
 
 def label_like(text: str) -> bool:
     """A few words (not a sentence, nor a quote mark or an icon glyph alone, nor a date or a
-    time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called)."""
-    return (0 < len(text.split()) <= 4 and not text.endswith((".", "!", "?"))
-            and any(ch.isalnum() for ch in text) and not datelike(text))
+    time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called). A
+    mark standing apart is no word: "Log In / Sign Up" is four."""
+    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
+    return (0 < len(words) <= 4 and not text.endswith((".", "!", "?"))
+            and not datelike(text))
 
 
 _MONTHS_DAYS = ("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april "
@@ -201,12 +203,18 @@ def descendants(w: Widget) -> Iterator[Widget]:
         yield from descendants(c)
 
 
+def shows_text(w: Widget) -> bool:
+    """A widget that is a text: a TextView, or a web page's text, which a WebView's tree holds as
+    a plain `android.view.View` ("reCAPTCHA" above its checkbox)."""
+    return w.cls.endswith("TextView") or w.cls == "android.view.View"
+
+
 def screen_title(app: AppSpec, sid: str) -> str:
     """The first short literal text of a screen that starts with a letter (its toolbar title,
     usually; "0 CAD" is a balance, not a title)."""
     for s2, w, _ in widgets(app):
         text = literal(w)
-        if s2 == sid and w.cls.endswith("TextView") and label_like(text) and text[0].isalpha():
+        if s2 == sid and shows_text(w) and label_like(text) and text[0].isalpha():
             return text
     return ""
 

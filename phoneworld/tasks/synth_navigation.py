@@ -5,8 +5,9 @@ A screen gets a task when it is at least `SynthConfig.nav_min_steps` transitions
 (guards ignored; by default every reachable screen but the start) and a person can tell it by a
 name, the first of:
 
-- its heading: the top-most short literal text of a TextView that is neither clickable nor
-  inside something clickable or a list (a toolbar title, a page heading); where the top-most
+- its heading: the top-most short literal text of a TextView (or of a web page's text node)
+  that is neither clickable nor inside something clickable or a list (a toolbar title, a page
+  heading); where the top-most
   such text is one the app sets as it opens the screen (one layout, several pages: the terms or
   the privacy policy, a dialog titled by what it asks), each text an opener sets names one page,
   and the rule asks for that text too (`pages`);
@@ -115,7 +116,7 @@ def _titles(screen: ScreenSpec) -> list[tuple[int, int, str, str]]:
     found: list[tuple[int, int, str, str]] = []
 
     def visit(w: Widget, inside: bool) -> None:
-        if not inside and not w.clickable and w.cls.endswith("TextView"):
+        if not inside and not w.clickable and nm.shows_text(w):
             text = nm.literal(w)
             if usable(text) or isinstance(w.text, Var):
                 found.append((w.bounds.y1, w.bounds.x1, text if usable(text) else "",

@@ -231,6 +231,27 @@ def test_values_and_pieces_of_text_are_no_names(text: str) -> None:
     assert sn.usable("Sunday") and sn.usable("Room 101") and sn.usable("May")
 
 
+def test_a_mark_standing_apart_is_no_word() -> None:
+    """"Log In / Sign Up" is four words and a mark: a name, as a page titled so is called; five
+    words are still too many for one."""
+    assert sn.usable("Log In / Sign Up") and sn.usable("Auto light / dark")
+    assert not sn.usable("Log In or Sign Up now")
+    assert not sn.usable("/ - /")
+
+
+def test_a_web_pages_text_titles_the_screen() -> None:
+    """A WebView's tree holds the page's texts as plain `android.view.View` nodes: the top-most
+    one titles the screen as a TextView would."""
+    web = _page("WebActivity", view("android.webkit.WebView", b(0, 200, W, 1900), view(
+        "android.view.View", b(40, 300, 600, 360), text="reCAPTCHA"), view(
+        "android.widget.CheckBox", b(40, 400, 600, 480), text="I'm not a robot",
+        checkable=True, clickable=True)))
+    start = _page("MainActivity", view(BUTTON, b(40, 300, 1040, 420), id="verify",
+                                       text="Verify", clickable=True), heading="Inbox")
+    spec = compile_app(traces(episode("e0", start, tap(start.root.children[1]), web))).spec
+    assert {t.instruction for t in _navigate(spec).values()} == {'Open the "reCAPTCHA" screen'}
+
+
 def test_data_names_no_screen_and_an_unreachable_screen_shares_no_name(app: AppSpec) -> None:
     with_records = app.model_copy(update={"initial_state": {
         **app.initial_state, "notes": [{"title": "About"}]}})
