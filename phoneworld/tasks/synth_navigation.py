@@ -94,12 +94,19 @@ def given_texts(app: AppSpec, typable: set[str]) -> dict[str, tuple[tuple[str, s
     return out
 
 
+# how far a full-screen window may stop short of the device's top (the status bar) and bottom
+# (on-screen navigation buttons: an activity's window 1788 pixels high on a 1920 one)
+BARS = (0.1, 0.15)
+
+
 def transient(app: AppSpec, screen: ScreenSpec) -> bool:
-    """Whether leaving `screen` dismisses it (a menu, a dialog, a popup)."""
+    """Whether leaving `screen` dismisses it (a menu, a dialog, a popup): it has a `replace`
+    transition, or its window does not fill the screen (narrower than the device, or short of
+    its top or bottom by more than a status or navigation bar)."""
     if any(t.screen == screen.id and t.nav == "replace" for t in app.transitions):
         return True
-    b = screen.root.bounds
-    return (b.x2 - b.x1) < app.device.width or (b.y2 - b.y1) < app.device.height
+    b, w, h = screen.root.bounds, app.device.width, app.device.height
+    return b.x1 > 0 or b.x2 < w or b.y1 > h * BARS[0] or b.y2 < h * (1 - BARS[1])
 
 
 def usable(text: str) -> bool:

@@ -252,6 +252,21 @@ def test_a_web_pages_text_titles_the_screen() -> None:
     assert {t.instruction for t in _navigate(spec).values()} == {'Open the "reCAPTCHA" screen'}
 
 
+@pytest.mark.parametrize(("bounds", "dialog"), [
+    ((0, 0, W, 1788), False),  # an activity above on-screen navigation buttons
+    ((0, 63, W, 1920), False),  # below the status bar
+    ((0, 285, W, 1553), True),  # full width, but a box in the middle
+    ((28, 671, 1052, 1185), True),  # an alert dialog
+    ((0, 1200, W, 1920), True),  # a bottom sheet
+])
+def test_a_window_short_of_the_screen_only_by_its_bars_is_no_dialog(
+        app: AppSpec, bounds: tuple[int, int, int, int], dialog: bool) -> None:
+    about = next(s for s in app.screens if s.id == "s02_about")
+    resized = about.model_copy(update={"root": about.root.model_copy(update={"bounds": b(*bounds)})})
+    assert sn.transient(app, resized) is dialog
+    assert not sn.transient(app, about)
+
+
 def test_data_names_no_screen_and_an_unreachable_screen_shares_no_name(app: AppSpec) -> None:
     with_records = app.model_copy(update={"initial_state": {
         **app.initial_state, "notes": [{"title": "About"}]}})
