@@ -110,9 +110,10 @@ def title_line(w: Widget) -> str:
 def label_like(text: str) -> bool:
     """A few words (not a sentence, nor a quote mark or an icon glyph alone, nor a date or a
     time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called). A
-    mark standing apart is no word: "Log In / Sign Up" is four."""
+    mark standing apart is no word: "Log In / Sign Up" is four. A few words that exclaim are a
+    heading, not a sentence: "Wrong Answer!", "Welcome to Blobit!"."""
     words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    return (0 < len(words) <= 4 and not text.endswith((".", "!", "?"))
+    return (0 < len(words) <= 4 and not text.endswith((".", "?"))
             and not datelike(text))
 
 

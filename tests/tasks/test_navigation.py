@@ -239,6 +239,14 @@ def test_a_mark_standing_apart_is_no_word() -> None:
     assert not sn.usable("/ - /")
 
 
+def test_a_few_words_that_exclaim_are_a_heading() -> None:
+    """A quiz's "Wrong Answer!" page and a "Welcome to Blobit!" page are named by their
+    headings; a sentence ending in a full stop or a question mark still names nothing."""
+    assert sn.usable("Wrong Answer!") and sn.usable("Welcome to Blobit!")
+    assert not sn.usable("You are right.") and not sn.usable("Are you sure?")
+    assert not sn.usable("You lost a level, sorry!")
+
+
 def test_a_web_pages_text_titles_the_screen() -> None:
     """A WebView's tree holds the page's texts as plain `android.view.View` nodes: the top-most
     one titles the screen as a TextView would."""
