@@ -113,8 +113,7 @@ def label_like(text: str) -> bool:
     mark standing apart is no word: "Log In / Sign Up" is four. A few words that exclaim are a
     heading, not a sentence: "Wrong Answer!", "Welcome to Blobit!"."""
     words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    return (0 < len(words) <= 4 and not text.endswith((".", "?"))
-            and not datelike(text))
+    return 0 < len(words) <= 4 and not text.endswith((".", "?")) and not datelike(text)
 
 
 _MONTHS_DAYS = ("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april "

@@ -7,10 +7,9 @@ name, the first of:
 
 - its heading: the top-most short literal text of a TextView (or of a web page's text node)
   that is neither clickable nor inside something clickable or a list (a toolbar title, a page
-  heading); where the top-most
-  such text is one the app sets as it opens the screen (one layout, several pages: the terms or
-  the privacy policy, a dialog titled by what it asks), each text an opener sets names one page,
-  and the rule asks for that text too (`pages`);
+  heading); where the top-most such text is one the app sets as it opens the screen (one
+  layout, several pages: the terms or the privacy policy, a dialog titled by what it asks), each
+  text an opener sets names one page, and the rule asks for that text too (`pages`);
 - the label of the widgets that open it: their text, description or the one text inside them,
   when every opener on a reachable screen says the same and it is no action ("Next", "Skip");
 - its activity, in words (`.SettingsActivity` -> "settings"), unless that says nothing ("main").
@@ -18,7 +17,8 @@ name, the first of:
 Never its id, nor a text that is data (a record's value, a list item's text: a conversation
 titled "Bob" is no "Bob" screen). A screen is skipped when it is transient (a menu, a dialog:
 the app spec marks the screens that leaving dismisses by their `replace` transitions, and a
-window smaller than the device is a dialog or a popup), when it belongs to another package (a
+window that does not fill the screen is a dialog or a popup: one short of it only by the
+status or navigation bar fills it), when it belongs to another package (a
 system dialog, a share sheet). Screens that share a name are one task that ending on any of them
 passes (a person cannot tell them apart by it: a page loading and loaded), skipped only when every
 one of them is transient (the loading page that the loaded one replaces is still that page).
