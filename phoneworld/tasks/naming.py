@@ -107,13 +107,17 @@ def title_line(w: Widget) -> str:
                  if line.strip()), "")
 
 
+# what ends a sentence: a stop, a question mark and their full-width forms (Chinese, Japanese)
+SENTENCE_ENDS = (".", "?", "\u3002", "\uff1f")
+
+
 def label_like(text: str) -> bool:
     """A few words (not a sentence, nor a quote mark or an icon glyph alone, nor a date or a
     time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called). A
     mark standing apart is no word: "Log In / Sign Up" is four. A few words that exclaim are a
     heading, not a sentence: "Wrong Answer!", "Welcome to Blobit!"."""
     words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    return 0 < len(words) <= 4 and not text.endswith((".", "?")) and not datelike(text)
+    return 0 < len(words) <= 4 and not text.endswith(SENTENCE_ENDS) and not datelike(text)
 
 
 _MONTHS_DAYS = ("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april "

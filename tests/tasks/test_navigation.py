@@ -245,6 +245,8 @@ def test_a_few_words_that_exclaim_are_a_heading() -> None:
     assert sn.usable("Wrong Answer!") and sn.usable("Welcome to Blobit!")
     assert not sn.usable("You are right.") and not sn.usable("Are you sure?")
     assert not sn.usable("You lost a level, sorry!")
+    # full-width sentence ends (a Chinese or Japanese sentence has no spaces to count)
+    assert sn.usable("设置") and not sn.usable("请输入手机号码。") and not sn.usable("确定要删除吗？")
 
 
 def test_a_web_pages_text_titles_the_screen() -> None:
