@@ -34,6 +34,7 @@ from phoneworld.ingest import codes, ingest, without_actions
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
+from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.report import BuildReport, FidelityReport, StateVarSummary
 from phoneworld.ir.trace import TraceSet
 from phoneworld.lower import lower
@@ -214,7 +215,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
                                if held_replay is not None else None),
         free_running=free,
     )
-    report = _report(spec, traces, fidelity, diagnostics, model.dropped, config)
+    report = _report(spec, traces, fidelity, diagnostics,
+                     model.dropped + out_of_reach(spec, transitions), config)
     with _stage("tasks"):
         task_build = _tasks(spec, config)
     if task_build is not None:
@@ -245,6 +247,28 @@ def _tasks(spec: AppSpec, config: BuildConfig) -> TaskBuild | None:
     from phoneworld.tasks.build import build_tasks
 
     return build_tasks(spec)
+
+
+def out_of_reach(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:
+    """A line for the screens no path of transitions from the start screen reaches (guards
+    ignored): the mock can never show them, and no task opens them. Each says how the recording
+    reached it: by a step whose outcome the app does not reproduce (a rare outcome of a tap that
+    usually does something else), or only where an episode starts (after a gap in the recording,
+    a restart, or a return from another app)."""
+    far = spec.distances()
+    lost = [s.id for s in spec.screens if s.id not in far]
+    if not lost:
+        return ()
+    by_step = {st.next_screen for st in graph.steps if st.screen and st.screen != st.next_screen}
+    stepped = [s for s in lost if s in by_step]
+    started = [s for s in lost if s not in by_step]
+    why = "; ".join(part for part in (
+        f"{', '.join(stepped)} by steps from one another or whose outcome the mock does not "
+        "reproduce (listed above)" if stepped else "",
+        f"{', '.join(started)} only where an episode starts (after a gap, a restart or a return "
+        "from another app)" if started else "") if part)
+    return (f"{len(lost)} of {len(spec.screens)} screens cannot be reached from the start screen "
+            f"{spec.start_screen}, so no episode or task shows them; the recording reached {why}",)
 
 
 def _report(spec: AppSpec, traces: TraceSet, fidelity: FidelityReport, diagnostics: Diagnostics,

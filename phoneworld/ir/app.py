@@ -289,6 +289,16 @@ class AppSpec(Frozen):
                 return s
         raise KeyError(screen_id)
 
+    def distances(self) -> dict[str, int]:
+        """Every screen reachable from the start, with its fewest transitions (guards ignored)."""
+        out, todo = {self.start_screen: 0}, [self.start_screen]
+        for sid in todo:  # breadth first: `todo` grows as it is read
+            for t in self.transitions:
+                if t.screen == sid and t.target is not None and t.target not in out:
+                    out[t.target] = out[sid] + 1
+                    todo.append(t.target)
+        return out
+
 
 Choose.model_rebuild()
 Guard.model_rebuild()

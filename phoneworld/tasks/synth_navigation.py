@@ -34,7 +34,6 @@ keep the rest of the app as it was, so wandering through it and changing things 
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Iterator
 
 from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Transition, Var, Widget
@@ -48,18 +47,6 @@ NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
 ACTIONS = {"accept", "allow", "back", "cancel", "close", "continue", "delete", "done", "go",
            "next", "no", "ok", "okay", "remove", "save", "skip", "start", "submit", "yes"}
 FUNCTION_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"}
-
-
-def screen_distances(app: AppSpec) -> dict[str, int]:
-    """Every screen reachable from the start, with its fewest transitions (guards ignored)."""
-    out, todo = {app.start_screen: 0}, deque([app.start_screen])
-    while todo:
-        sid = todo.popleft()
-        for t in app.transitions:
-            if t.screen == sid and t.target is not None and t.target not in out:
-                out[t.target] = out[sid] + 1
-                todo.append(t.target)
-    return out
 
 
 def typed_needs(guard: Guard | None, typable: set[str]) -> tuple[tuple[str, str], ...]:
@@ -249,7 +236,7 @@ def navigations(facts: AppFacts, min_steps: int = 1) -> Iterator[Draft]:
     loading and loaded, a list with and without a banner) are one place to a person: ending on
     any of them passes."""
     app = facts.app
-    far = screen_distances(app)
+    far = app.distances()
     given = given_texts(app, facts.typable)
     data = record_texts(app)
     groups: dict[str, list[tuple[ScreenSpec, Raw]]] = {}  # by name: the screens and their clauses

@@ -216,7 +216,7 @@ def test_an_opener_that_shows_a_choice_of_the_screen_it_opens_names_no_screen() 
         return spec.model_copy(update={"screens": tuple(
             s.model_copy(update={"root": choice(s.root, checkable)}) for s in spec.screens)})
 
-    reach = set(sn.screen_distances(variant(True)))
+    reach = set(variant(True).distances())
     assert sn.opener_label(variant(True), "s03_privacy", reach) == ""
     assert sn.opener_label(variant(False), "s03_privacy", reach) == "Mobile"
 
@@ -467,7 +467,7 @@ def test_each_page_a_title_the_opener_sets_names_is_a_task_that_checks_that_titl
     app = _pages_app()
     docs = [s for s in app.screens if s.activity and s.activity.endswith("DocActivity")]
     assert len(docs) == 1  # one layout: one screen, its title a variable
-    var = sn.pages(app, docs[0], set(sn.screen_distances(app)), set())[0][1]
+    var = sn.pages(app, docs[0], set(app.distances()), set())[0][1]
     tasks = {t.instruction: t for t in synthesize(app).tasks if t.kind() == "navigate"}
     assert set(tasks) == {'Open the "Terms of use" screen', 'Open the "Privacy policy" screen'}
     rule = tasks['Open the "Privacy policy" screen'].rule.model_dump(exclude_defaults=True)
@@ -486,6 +486,6 @@ def test_each_page_a_title_the_opener_sets_names_is_a_task_that_checks_that_titl
 def test_a_page_title_that_is_data_or_an_action_names_no_page() -> None:
     app = _pages_app(privacy_title="OK")
     doc = next(s for s in app.screens if s.activity and s.activity.endswith("DocActivity"))
-    reachable = set(sn.screen_distances(app))
+    reachable = set(app.distances())
     assert [n for n, _ in sn.pages(app, doc, reachable, set())] == ["Terms of use"]
     assert sn.pages(app, doc, reachable, {"terms of use"}) == []  # a record's value: data
