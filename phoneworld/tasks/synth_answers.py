@@ -6,7 +6,9 @@
 - "What is the streak?" (a number variable shown on screen)
 
 Only about what the app itself shows: a list on a screen of another package (a share sheet, a
-system picker) asks nothing.
+system picker) asks nothing. Where what a question asks about is shown only past a form that
+opened with one text (a sign-in the recording shows succeed with one account), the question
+says to type it on the way first, as a navigate task does (`synth_navigation.on_the_way`).
 
 The answer is compared with the value read from the final state; a pin clause keeps that value
 at its start value, so an agent cannot make the question true instead of answering it.
@@ -19,6 +21,7 @@ from typing import Any
 
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
+from phoneworld.tasks.synth_navigation import given_texts, on_the_way
 
 
 def plural(noun: str) -> str:
@@ -46,38 +49,57 @@ def shown_by_app(facts: AppFacts) -> set[str]:
             if w.list is not None and sid in own and sid in facts.reachable}
 
 
+def _asked(question: str, typing: str) -> str:
+    """A question whose answer lies behind a form (a sign-in): what to type on the way first."""
+    return f"{typing[:1].upper()}{typing[1:]} on the way, then answer: {question}" if typing \
+        else question
+
+
 def collection_questions(facts: AppFacts) -> Iterator[Draft]:
     state = facts.start
     shown = shown_by_app(facts)
+    given = given_texts(facts.app, facts.typable)
+    own = {s.id for s in facts.app.screens if s.package == facts.app.package}
     for c in facts.collections.values():
         coll, noun = c.var.name, c.noun
         if not c.var.fields or coll not in shown:
             continue
-        yield Draft("answer", f"count_{noun}", f"How many {plural(noun)} are there?",
-                    [_answer({"count": {"collection": coll}})], category="info_retrieval")
+        way = on_the_way(facts, [sid for sid, w, _ in nm.widgets(facts.app)
+                                 if w.list is not None and w.list.collection == coll
+                                 and sid in own and sid in facts.reachable], given)
+        if way is None:
+            continue
+        typing, needs = way
+        yield Draft("answer", f"count_{noun}",
+                    _asked(f"How many {plural(noun)} are there?", typing),
+                    [_answer({"count": {"collection": coll}})], dict(needs),
+                    category="info_retrieval")
         for flag in (f.name for f in c.var.fields if f.kind == "flag"):
             word = nm.field_words(noun, flag)
             for on in (True, False):
                 pin = {"count": {"collection": coll, "where": {flag: on},
                                  "equals": _flag_count(state, c, flag, on)}}
                 yield Draft("answer", f"count_{noun}_{'' if on else 'not_'}{word}",
-                            f"How many {plural(noun)} are {'' if on else 'not '}{word}?",
+                            _asked(f"How many {plural(noun)} are {'' if on else 'not '}{word}?",
+                                   typing),
                             [_answer({"count": {"collection": coll, "where": {flag: on}}}), pin],
-                            category="info_retrieval")
+                            dict(needs), category="info_retrieval")
             if c.id_field is not None:
                 pin = {"count": {"collection": coll, "where": {flag: True},
                                  "equals": _flag_count(state, c, flag, True)}}
                 look = {"lookup": {"collection": coll, "where": {c.id_field: {"param": "title"}},
                                    "field": flag}}
-                yield Draft("answer", f"is_{noun}_{word}", f'Is the {noun} "{{title}}" {word}?',
+                yield Draft("answer", f"is_{noun}_{word}",
+                            _asked(f'Is the {noun} "{{title}}" {word}?', typing),
                             [_answer(look), pin],
                             {"title": {"type": "text", "from": "app_data",
-                                       "source": f"{coll}.{c.id_field}"}},
+                                       "source": f"{coll}.{c.id_field}"}, **needs},
                             category="info_retrieval")
 
 
 def variable_questions(facts: AppFacts) -> Iterator[Draft]:
     app = facts.app
+    given = given_texts(app, facts.typable)
     for v in app.state:
         if v.kind not in ("flag", "number"):
             continue
@@ -85,6 +107,10 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
         bound = nm.bound_widget(app, v.name, attr)
         if bound is None or bound[0] not in facts.reachable:
             continue
+        way = on_the_way(facts, [bound[0]], given)
+        if way is None:
+            continue
+        typing, needs = way
         init = facts.start.get(v.name)
         pin = {"equals": {"var": v.name, "value": init}}
         if v.kind == "flag":
@@ -96,8 +122,8 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
             if label is None or not isinstance(init, int) or isinstance(init, bool):
                 continue
             text = f"What is the {label}?"
-        yield Draft("answer", nm.slug(text), text,
-                    [_answer({"var": v.name}), pin], category="info_retrieval")
+        yield Draft("answer", nm.slug(text), _asked(text, typing),
+                    [_answer({"var": v.name}), pin], dict(needs), category="info_retrieval")
 
 
 def questions(facts: AppFacts) -> Iterator[Draft]:

@@ -86,6 +86,22 @@ def given_texts(app: AppSpec, typable: set[str]) -> dict[str, tuple[tuple[str, s
 BARS = (0.1, 0.15)
 
 
+def on_the_way(facts: AppFacts, screens: list[str],
+               given: dict[str, tuple[tuple[str, str], ...]]) -> tuple[str, dict[str, Raw]] | None:
+    """What a task whose end lies on one of `screens` asks the user to type on the way there
+    (`given_texts`: the path that asks the least), as words ('type "{email}" into the email
+    field') and the parameters they name, each with its one text, so the oracle types it as an
+    agent would; ("", {}) when the way asks nothing, None when it asks two texts of one field."""
+    needs = min((given.get(s, ()) for s in screens), key=len, default=())
+    if len({v for v, _ in needs}) < len(needs):
+        return None
+    if not needs:
+        return "", {}
+    labels = field_labels(facts, sorted({v for v, _ in needs}))
+    return (", ".join(f'type "{{{v}}}" into {labels[v]}' for v, _ in needs),
+            {v: {"type": "text", "from": "choice", "choices": [value]} for v, value in needs})
+
+
 def transient(app: AppSpec, screen: ScreenSpec) -> bool:
     """Whether leaving `screen` dismisses it (a menu, a dialog, a popup): it has a `replace`
     transition, or its window does not fill the screen (narrower than the device, or short of
@@ -258,14 +274,9 @@ def navigations(facts: AppFacts, min_steps: int = 1) -> Iterator[Draft]:
         name, source = named[key]
         clauses = [c for _, c in members]
         rule = clauses[0] if len(clauses) == 1 else {"any_of": clauses}
-        needs = min((given.get(s.id, ()) for s in screens), key=len)
-        if len({v for v, _ in needs}) < len(needs):
+        way = on_the_way(facts, [s.id for s in screens], given)
+        if way is None:
             continue  # two texts for one field on the way
-        text, params = instruction(name, source), {}
-        if needs:
-            labels = field_labels(facts, sorted({v for v, _ in needs}))
-            text += "; on the way, " + ", ".join(
-                f'type "{{{v}}}" into {labels[v]}' for v, _ in needs)
-            params = {v: {"type": "text", "from": "choice", "choices": [value]}
-                      for v, value in needs}
+        typing, params = way
+        text = instruction(name, source) + (f"; on the way, {typing}" if typing else "")
         yield Draft("navigate", nm.slug(name), text, [rule], params, category=NAVIGATION)

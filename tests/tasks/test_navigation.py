@@ -246,7 +246,8 @@ def test_a_few_words_that_exclaim_are_a_heading() -> None:
     assert not sn.usable("You are right.") and not sn.usable("Are you sure?")
     assert not sn.usable("You lost a level, sorry!")
     # full-width sentence ends (a Chinese or Japanese sentence has no spaces to count)
-    assert sn.usable("设置") and not sn.usable("请输入手机号码。") and not sn.usable("确定要删除吗？")
+    assert sn.usable("设置")
+    assert not sn.usable("请输入手机号码。") and not sn.usable("确定要删除吗？")
 
 
 def test_a_web_pages_text_titles_the_screen() -> None:
@@ -272,7 +273,8 @@ def test_a_web_pages_text_titles_the_screen() -> None:
 def test_a_window_short_of_the_screen_only_by_its_bars_is_no_dialog(
         app: AppSpec, bounds: tuple[int, int, int, int], dialog: bool) -> None:
     about = next(s for s in app.screens if s.id == "s02_about")
-    resized = about.model_copy(update={"root": about.root.model_copy(update={"bounds": b(*bounds)})})
+    root = about.root.model_copy(update={"bounds": b(*bounds)})
+    resized = about.model_copy(update={"root": root})
     assert sn.transient(app, resized) is dialog
     assert not sn.transient(app, about)
 
@@ -440,6 +442,21 @@ def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -
     assert check.end is not None and check.end["@screen"] == "s02_settings"
     assert sn.given_texts(app, {"email"})["s02_settings"] == (("email", "ann@x.org"),)
     assert sn.given_texts(app, {"email"})["s00_login"] == ()
+
+
+def test_a_question_about_what_a_sign_in_guards_says_what_to_type() -> None:
+    """The Dark mode switch is shown only past the sign-in: the question says which account to
+    type on the way, as the navigate task does, so the oracle reaches the switch and answers."""
+    app = _signed_in_app()
+    (task,) = [t for t in synthesize(app).tasks
+               if t.kind() == "answer" and "Dark" in t.instruction]
+    assert task.instruction == ('Type "{email}" into the email field on the way, then answer: '
+                                "Is Dark mode turned on?")
+    assert task.params["email"].choices == ("ann@x.org",)  # type: ignore[union-attr]
+    (check,) = sanity.check_tasks(app, [task])
+    assert check.kept, check.detail
+    assert check.oracle is not None
+    assert [m.kind for m in check.oracle.moves].count("type") == 1
 
 
 # ----------------------------------------------------------------------------- pages of one layout
