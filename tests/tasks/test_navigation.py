@@ -428,17 +428,24 @@ def _signed_in_app() -> AppSpec:
     )).spec
 
 
-def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -> None:
+def _kept_behind_sign_in(kind: str, word: str) -> tuple[AppSpec, TaskSpec, Any]:
+    """The signed-in app, its one synthesized `kind` task that mentions `word`, and that task's
+    check: its parameter holds the one account that signs in, and the sanity check keeps it with
+    the oracle typing that account once."""
     app = _signed_in_app()
-    (task,) = [t for t in synthesize(app).tasks if t.kind() == "navigate"
-               and "Settings" in t.instruction]
-    assert task.instruction == ('Open the "Settings" screen; on the way, type "{email}" into '
-                                'the email field')
+    (task,) = [t for t in synthesize(app).tasks if t.kind() == kind and word in t.instruction]
     assert task.params["email"].choices == ("ann@x.org",)  # type: ignore[union-attr]
     (check,) = sanity.check_tasks(app, [task])
     assert check.kept, check.detail
     assert check.oracle is not None
     assert [m.kind for m in check.oracle.moves].count("type") == 1
+    return app, task, check
+
+
+def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -> None:
+    app, task, check = _kept_behind_sign_in("navigate", "Settings")
+    assert task.instruction == ('Open the "Settings" screen; on the way, type "{email}" into '
+                                'the email field')
     assert check.end is not None and check.end["@screen"] == "s02_settings"
     assert sn.given_texts(app, {"email"})["s02_settings"] == (("email", "ann@x.org"),)
     assert sn.given_texts(app, {"email"})["s00_login"] == ()
@@ -447,16 +454,9 @@ def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -
 def test_a_question_about_what_a_sign_in_guards_says_what_to_type() -> None:
     """The Dark mode switch is shown only past the sign-in: the question says which account to
     type on the way, as the navigate task does, so the oracle reaches the switch and answers."""
-    app = _signed_in_app()
-    (task,) = [t for t in synthesize(app).tasks
-               if t.kind() == "answer" and "Dark" in t.instruction]
+    _, task, _ = _kept_behind_sign_in("answer", "Dark")
     assert task.instruction == ('Type "{email}" into the email field on the way, then answer: '
                                 "Is Dark mode turned on?")
-    assert task.params["email"].choices == ("ann@x.org",)  # type: ignore[union-attr]
-    (check,) = sanity.check_tasks(app, [task])
-    assert check.kept, check.detail
-    assert check.oracle is not None
-    assert [m.kind for m in check.oracle.moves].count("type") == 1
 
 
 # ----------------------------------------------------------------------------- pages of one layout
