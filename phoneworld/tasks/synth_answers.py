@@ -41,12 +41,15 @@ def _flag_count(app_state: dict[str, Any], c: Collection, flag: str, on: bool) -
     return sum(1 for r in recs if isinstance(r, dict) and bool(r.get(flag)) == on)
 
 
-def shown_by_app(facts: AppFacts) -> set[str]:
-    """The collections a reachable screen of the app's own package lists (a share sheet's or a
-    system picker's list is not the app's data to ask about)."""
+def shown_by_app(facts: AppFacts) -> dict[str, list[str]]:
+    """Per collection, the reachable screens of the app's own package that list it (a share
+    sheet's or a system picker's list is not the app's data to ask about)."""
     own = {s.id for s in facts.app.screens if s.package == facts.app.package}
-    return {w.list.collection for sid, w, _ in nm.widgets(facts.app)
-            if w.list is not None and sid in own and sid in facts.reachable}
+    out: dict[str, list[str]] = {}
+    for sid, w, _ in nm.widgets(facts.app):
+        if w.list is not None and sid in own and sid in facts.reachable:
+            out.setdefault(w.list.collection, []).append(sid)
+    return out
 
 
 def _asked(question: str, typing: str) -> str:
@@ -59,14 +62,11 @@ def collection_questions(facts: AppFacts) -> Iterator[Draft]:
     state = facts.start
     shown = shown_by_app(facts)
     given = given_texts(facts.app, facts.typable)
-    own = {s.id for s in facts.app.screens if s.package == facts.app.package}
     for c in facts.collections.values():
         coll, noun = c.var.name, c.noun
         if not c.var.fields or coll not in shown:
             continue
-        way = on_the_way(facts, [sid for sid, w, _ in nm.widgets(facts.app)
-                                 if w.list is not None and w.list.collection == coll
-                                 and sid in own and sid in facts.reachable], given)
+        way = on_the_way(facts, shown[coll], given)
         if way is None:
             continue
         typing, needs = way
