@@ -11,7 +11,9 @@ the row is the set's main app (the one with the most recorded steps), read from 
 - exit: the build's exit status (a traceback on stderr is counted as a failure too);
 - scr: the main app's screens;
 - chg: training changing steps; train match / F1: training `transition_match_changing` and
-  `change_f1`; ref F1: the change F1 of a stateless mock that knows the true next screen and shows
+  `change_f1`; outv: the training changing steps missed whose recorded outcome the model outvoted
+  (their screen, action and widget went elsewhere more often and no state condition tells them
+  apart: the recording contradicts itself there, or shows too little to tell); ref F1: the change F1 of a stateless mock that knows the true next screen and shows
   its last recorded content (computed by the build from the recording itself);
 - held: the held-out figures over all held-out steps, cov: the share of held-out changing steps on
   screens training saw (the step's own, its back stack's and its recorded next screen), and the
@@ -60,7 +62,7 @@ from phoneworld.ingest.detect import find_sources  # noqa: E402
 
 COLUMNS = (  # (key, heading, width)
     ("screens", "scr", 4), ("chg", "chg", 5), ("train_match", "train match", 11),
-    ("train_f1", "train F1", 8),
+    ("train_f1", "train F1", 8), ("outvoted", "outv", 4),
     ("ref_f1", "ref F1", 6), ("held_match", "held match", 10), ("held_f1", "held F1", 7),
     ("coverage", "cov", 5), ("covered_match", "cov match", 9), ("covered_f1", "cov F1", 6),
     ("known", "known", 5), ("known_match", "known match", 11),
@@ -72,16 +74,26 @@ COLUMNS = (  # (key, heading, width)
 
 
 MIN_CHANGING, MIN_SCREENS = 20, 3
-BARS = (  # (what, holds(row) or None where it does not apply); the covered mean is checked apart
+BARS = (  # (what, holds(row) or None where it does not apply, why(row) a set misses it or None);
+    # the covered mean is checked apart
     (f"training match >= 0.95 (>= {MIN_CHANGING} changing steps)",
-     lambda r: r["train_match"] >= 0.95 if (r.get("chg") or 0) >= MIN_CHANGING else None),
+     lambda r: r["train_match"] >= 0.95 if (r.get("chg") or 0) >= MIN_CHANGING else None,
+     lambda r: _outvoted(r)),
     (f"training change F1 >= 0.80 and above the stateless mock's, or both 1 (>= {MIN_CHANGING} "
      "changing steps)", lambda r: r["train_f1"] >= 0.80
      and (r["train_f1"] > r["ref_f1"] or r["train_f1"] == 1.0)
-     if (r.get("chg") or 0) >= MIN_CHANGING else None),
+     if (r.get("chg") or 0) >= MIN_CHANGING else None, None),
     (f">= 5 tasks kept (>= {MIN_SCREENS} screens)",
-     lambda r: r["tasks"] >= 5 if (r.get("screens") or 0) >= MIN_SCREENS else None),
+     lambda r: r["tasks"] >= 5 if (r.get("screens") or 0) >= MIN_SCREENS else None, None),
 )
+
+
+def _outvoted(row: dict[str, Any]) -> str | None:
+    """How many of a set's missed training changing steps the model outvoted."""
+    if row.get("outvoted") is None or not row.get("chg"):
+        return None
+    missed = round((1 - row["train_match"]) * row["chg"])
+    return f"{row['outvoted']} of its {missed} missed steps outvoted"
 
 
 def find_sets(root: Path) -> list[Path]:
@@ -114,10 +126,11 @@ def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
 def check_bars(rows: list[dict[str, Any]]) -> list[str]:
     """One line per bar: how many sets it applies to hold it, and the sets that miss it."""
     lines = []
-    for what, holds in BARS:
-        verdicts = [(r["set"], holds(r)) for r in rows if r.get("app") and r["exit"] == 0]
-        applies = [(s, ok) for s, ok in verdicts if ok is not None]
-        missed = [s for s, ok in applies if not ok]
+    for what, holds, why in BARS:
+        built = [r for r in rows if r.get("app") and r["exit"] == 0]
+        applies = [(r, ok) for r, ok in ((r, holds(r)) for r in built) if ok is not None]
+        missed = [r["set"] + (f" ({note})" if why and (note := why(r)) else "")
+                  for r, ok in applies if not ok]
         lines.append(f"{what}: {len(applies) - len(missed)} of {len(applies)} sets"
                      + (f"; missed by {', '.join(missed)}" if missed else ""))
     covered = [r["covered_match"] for r in rows if isinstance(r.get("covered_match"), float)]
@@ -165,6 +178,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "app": report["app"], "steps": report["steps"], "screens": report["screens"],
         "chg": train.get("changing_steps"),
         "train_match": train.get("transition_match_changing"), "train_f1": train.get("change_f1"),
+        "outvoted": train.get("outvoted"),
         "ref_f1": train.get("reference_change_f1"),
         "held_match": held.get("transition_match_changing"), "held_f1": held.get("change_f1"),
         "coverage": fid.get("heldout_coverage"),
@@ -185,7 +199,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-COUNTS = {"screens", "chg", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried",
+COUNTS = {"screens", "chg", "outvoted", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried",
           "cheap_found", "proven", "gameable", "seconds"}  # columns that are not fractions
 
 

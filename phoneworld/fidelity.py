@@ -72,6 +72,9 @@ class StepResult:
     reference_f1: float | None = None  # the stateless reference mock's change F1 (changing steps)
     reference_observation: float = 0.0  # and its observation match
     known_trigger: bool = True  # training recorded the step's screen, action and widget
+    # the model outvoted its recorded outcome: the step's trigger went elsewhere more often, and
+    # no state condition tells it apart (`StateModel.outvoted`)
+    outvoted: bool = False
 
 
 @dataclass
@@ -81,6 +84,7 @@ class Replay:
     # that follows it starts from)
     ends: dict[str, Tracked] = field(default_factory=dict)
     tracked: list[list[Tracked]] = field(default_factory=list)  # per episode, before each step
+    outvoted_known: bool = False  # whether the steps' `outvoted` flags were given
 
     def summary(self, covered_only: bool = False, known_only: bool = False) -> Fidelity | None:
         """The figures over all steps, the covered ones, or the covered ones with a known
@@ -98,6 +102,8 @@ class Replay:
             observation_match=_mean(s.observation_match for s in steps),
             change_f1=_mean(s.change_f1 or 0.0 for s in changing),
             reference_change_f1=_mean(s.reference_f1 or 0.0 for s in changing),
+            outvoted=(sum(s.outvoted and not s.transition_match for s in changing)
+                      if self.outvoted_known else None),
         )
 
     def coverage(self) -> float | None:
@@ -144,12 +150,14 @@ def readings_for(abstraction: Abstraction, traces: TraceSet) -> Abstraction:
 
 def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: TraceSet,
                    built_on: bool = False, shown: dict[str, Keys] | None = None,
-                   after: dict[str, Tracked] | None = None) -> Replay:
+                   after: dict[str, Tracked] | None = None,
+                   outvoted: frozenset[tuple[int, int]] | None = None) -> Replay:
     """Replay every recorded step of `traces` from its recorded screen and state
     (`built_on`: `traces` are the episodes `abstraction` was built from, already read; `shown`:
     the content the reference mock knows per screen before the first step, by default each
     screen's first recorded content in `traces`; `after`: where episodes outside `traces` that
-    some of its episodes follow ended, by id, as `Replay.ends` gives them)."""
+    some of its episodes follow ended, by id, as `Replay.ends` gives them; `outvoted`: the steps,
+    as (episode, step) of `traces`, whose recorded outcome the model outvoted, where known)."""
     view = abstraction if built_on else readings_for(abstraction, traces)
     steps = graph(traces, view).steps
     outside = [(after or {}).get(ep.follows) if ep.follows is not None else None
@@ -161,7 +169,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
     last = dict(shown) if shown is not None else recorded_contents(view, traces)
     sim = Simulator(spec)
     replay = Replay(ends={ep.id: tracked[e][-1] for e, ep in enumerate(traces.episodes)},
-                    tracked=tracked)
+                    tracked=tracked, outvoted_known=outvoted is not None)
     for step in steps:
         ep = traces.episodes[step.episode]
         current = ep.steps[step.step].observation.root
@@ -175,6 +183,7 @@ def teacher_forced(spec: AppSpec, schema: Schema, abstraction: Abstraction, trac
             last[step.screen] = content_keys(current)
         result.covered = all(s in screens for s in (step.screen, step.next_screen, *before.stack))
         result.known_trigger = (step.screen, step.action, step.widget) in triggers
+        result.outvoted = (step.episode, step.step) in (outvoted or ())
         reference = last.get(step.next_screen, content_keys(current))
         result.reference_observation = jaccard(reference, content_keys(recorded))
         if result.changing:

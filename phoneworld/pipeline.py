@@ -199,7 +199,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
         spec = lower(train, abstraction, transitions, model)
     with _stage("fidelity"):
         schema, _ = prepare(abstraction, transitions)
-        train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True)
+        train_replay = teacher_forced(spec, schema, abstraction, train, built_on=True,
+                                      outvoted=frozenset(model.outvoted))
         held_replay = teacher_forced(
             spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
             after=train_replay.ends,

@@ -26,7 +26,7 @@ def test_the_bars_name_the_sets_that_miss_them() -> None:
           "screens": 6, "tasks": 9, "covered_match": 0.9}
     rows = [
         {**ok, "set": "good"},
-        {**ok, "set": "noisy", "train_match": 0.93},
+        {**ok, "set": "noisy", "train_match": 0.925, "outvoted": 2},  # 3 of 40 missed
         {**ok, "set": "short", "chg": 8, "train_match": 0.5, "train_f1": 0.1},  # too few steps
         {**ok, "set": "stateless", "train_f1": 0.85, "ref_f1": 0.85},  # no better than no state
         {**ok, "set": "perfect", "train_f1": 1.0, "ref_f1": 1.0},  # nothing is above 1
@@ -34,7 +34,7 @@ def test_the_bars_name_the_sets_that_miss_them() -> None:
         {"set": "broken", "exit": 1},
     ]
     lines = suite.check_bars(rows)
-    assert lines[0].endswith(": 4 of 5 sets; missed by noisy")
+    assert lines[0].endswith(": 4 of 5 sets; missed by noisy (2 of its 3 missed steps outvoted)")
     assert lines[1].endswith(": 4 of 5 sets; missed by stateless")
     assert lines[2].endswith(": 5 of 6 sets; missed by bare")
     assert lines[3].endswith(": 0.850 over 6 sets")

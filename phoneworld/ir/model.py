@@ -47,3 +47,6 @@ class StateModel(Frozen):
     rules: tuple[Rule, ...]
     initial_state: dict[str, Any] = Field(default_factory=dict)
     dropped: tuple[str, ...] = ()  # recorded behaviour the model does not reproduce, and why
+    # the steps behind `dropped`, as (episode, step) of the graph: each went elsewhere than the
+    # rest of its trigger's steps, and no state condition tells it apart
+    outvoted: tuple[tuple[int, int], ...] = ()

@@ -15,6 +15,11 @@ class Fidelity(Frozen):
     # the change F1 of a stateless mock that knows the true next screen and shows the content last
     # recorded for it: the figure a mock with state has to beat
     reference_change_f1: float | None = None
+    # changing steps missed whose recorded outcome the model outvoted: their trigger (screen,
+    # action, widget) went elsewhere more often and no state condition tells them apart, so no
+    # rule of this model reproduces both (the recording contradicts itself, or shows too little);
+    # training replay only
+    outvoted: int | None = None
 
 
 class FreeRunning(Frozen):

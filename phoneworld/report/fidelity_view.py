@@ -31,6 +31,8 @@ FIGURES = (
     ("transition_match", "transition match"),
     ("transition_match_changing", "transition match, changing steps"),
     ("observation_match", "observation match (Jaccard)"), ("change_f1", "change F1"),
+    ("outvoted", "changing steps missed, outvoted (their trigger went elsewhere more often, "
+                 "nothing recorded tells them apart)"),
 )
 
 

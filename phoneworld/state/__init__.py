@@ -56,9 +56,10 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         groups[(s.step.screen, s.step.action or "", s.step.widget or "")].append(s)
     rules: list[Rule] = []
     dropped: list[str] = []
+    outvoted: list[Sample] = []
     for (screen, action, widget), group in sorted(groups.items()):
         screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
-        for branch in _plan(schema, screen_vars, group, dropped):
+        for branch in _plan(schema, screen_vars, group, dropped, outvoted):
             rules.append(_rule(schema, branch, tracked))
     rules += untried_rules(abstraction, graph, rules)
     return StateModel(
@@ -70,6 +71,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         initial_state={k: v for k, v in initial_state(schema, abstraction).items()
                        if k not in hidden},
         dropped=tuple(dropped),
+        outvoted=tuple(sorted((s.step.episode, s.step.step) for s in outvoted)),
     )
 
 
@@ -116,7 +118,7 @@ def _context(schema: Schema, kinds: StateLayout, step: ObservedStep) -> Context:
 
 
 def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
-          dropped: list[str]) -> list[Branch]:
+          dropped: list[str], outvoted: list[Sample]) -> list[Branch]:
     by_target: dict[str, list[Sample]] = defaultdict(list)
     for s in samples:
         by_target[s.step.next_screen].append(s)
@@ -126,12 +128,13 @@ def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
     if guard is not None:
         yes, no = split(guard, samples)
         return (_effect_branches(schema, screen_vars, yes[0].step.next_screen, yes, guard)
-                + _plan(schema, screen_vars, no, dropped))
+                + _plan(schema, screen_vars, no, dropped, outvoted))
     target = _majority(samples)
     kept = by_target[target]
     first = samples[0].step
     for other, lost in sorted(by_target.items()):
         if other != target:
+            outvoted += lost
             dropped.append(
                 f"{first.screen} {first.action} {first.widget or ''}: {len(lost)} step(s) went to "
                 f"{other} instead of {target}; no state condition tells them apart")

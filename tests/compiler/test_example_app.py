@@ -68,8 +68,8 @@ def test_report_json_has_the_promised_fields(example_dir: Path) -> None:
     train = report["fidelity"]["train"]
     assert set(train) == {"steps", "changing_steps", "transition_match",
                           "transition_match_changing", "observation_match", "change_f1",
-                          "reference_change_f1"}
-    assert train["transition_match_changing"] == 1.0
+                          "reference_change_f1", "outvoted"}
+    assert train["transition_match_changing"] == 1.0 and train["outvoted"] == 0
     assert train["change_f1"] > 0.95
     assert report["fidelity"]["heldout"] is None
     assert all({"name", "kind"} == set(v) for v in report["state_vars"])
