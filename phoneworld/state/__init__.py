@@ -20,7 +20,8 @@ from phoneworld.state.schema import Schema, discover
 from phoneworld.state.sentences import Sentences
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
-    Tracked, below, closes, entry_label, initial_state, navigation, track, transient_screens,
+    Tracked, below, closed_over, closes, enters, entry_label, initial_state, navigation, track,
+    transient_screens,
 )
 
 __all__ = ["infer_state", "prepare"]
@@ -32,10 +33,12 @@ def prepare(abstraction: Abstraction, graph: TransitionGraph
             ) -> tuple[Schema, list[list[Tracked]]]:
     """The schema and the tracked state of every step (shared with fidelity replay)."""
     entries: dict[str, set[str]] = defaultdict(set)
+    reentered = closed_over(graph.steps)
     for step in graph.steps:
-        if step.next_screen and step.next_screen != step.screen and step.action is not None:
+        if enters(step, reentered):
             entries[step.next_screen].add(entry_label(step))
     schema = discover(abstraction, entries)
+    schema.closed_over = reentered
     schema.dismissing = dismiss_widgets(abstraction)
     tracked = track(schema, abstraction, graph)
     schema.transient = transient_screens(graph, tracked, schema.dismissing,

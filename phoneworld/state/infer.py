@@ -24,6 +24,7 @@ from phoneworld.runtime.frame import masked
 from phoneworld.runtime.semantics import hit_record
 from phoneworld.state.effects import Context, apply, holds, selection
 from phoneworld.state.schema import Schema
+from phoneworld.state.track import enters, entry_label
 
 _SCALARS = ("text", "number", "flag")
 
@@ -319,8 +320,7 @@ def structural_effects(schema: Schema, step: ObservedStep) -> tuple[Effect, ...]
         coll = schema.list_vars.get((step.screen, step.list_widget or ""))
         if coll is not None and step.item is not None:
             out.append(SelectEffect(collection=coll))
-        entry = schema.entry_vars.get(step.next_screen)
-        if entry is not None:
-            label = f"{step.screen}:{step.action}:{step.widget or ''}"
-            out.append(SetEffect(ref=VarRef(name=entry), value=Lit(value=label)))
+    entry = schema.entry_vars.get(step.next_screen)
+    if entry is not None and enters(step, schema.closed_over):
+        out.append(SetEffect(ref=VarRef(name=entry), value=Lit(value=entry_label(step))))
     return tuple(out)

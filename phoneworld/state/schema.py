@@ -52,6 +52,8 @@ class Schema:
     transient: frozenset[str] = frozenset()
     # (screen, wid) of the widgets that close what they are on: see `untried.dismiss_widgets`
     dismissing: frozenset[tuple[str, str]] = frozenset()
+    # screens back both stayed on and left: see `track.closed_over`
+    closed_over: frozenset[str] = frozenset()
 
     def values(self, reading: ScreenReading) -> dict[str, Any]:
         """The state visible in one reading: scalar values and whole collections."""

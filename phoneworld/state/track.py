@@ -13,8 +13,9 @@ state after the step.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
@@ -39,6 +40,25 @@ def default_value(kind: str) -> Any:
 def entry_label(step: ObservedStep) -> str:
     """How a screen was entered, as recorded in `entered_<screen>` variables."""
     return f"{step.screen}:{step.action}:{step.widget or ''}"
+
+
+def enters(step: ObservedStep, closed_over: frozenset[str] = frozenset()) -> bool:
+    """Whether a step (re-)enters its next screen: it went to another screen, or it is back that
+    stayed on one of the `closed_over` screens, having closed what was over it."""
+    return bool(step.next_screen) and step.action is not None and (
+        step.next_screen != step.screen or (step.action == "back" and step.screen in closed_over))
+
+
+def closed_over(steps: Sequence[ObservedStep]) -> frozenset[str]:
+    """Screens that back both stayed on and left: the first back closed what was over the screen
+    (the keyboard, a popup the tree does not show) and the next one left. Such a back that
+    stays counts as entering the screen again (`enters`), so the back after it, which leaves,
+    is told from it by how the screen was last entered."""
+    outcomes: dict[str, set[bool]] = defaultdict(set)
+    for step in steps:
+        if step.action == "back" and step.screen and step.next_screen:
+            outcomes[step.screen].add(step.next_screen == step.screen)
+    return frozenset(screen for screen, stayed in outcomes.items() if len(stayed) == 2)
 
 
 def defaults(schema: Schema) -> dict[str, Any]:
@@ -180,14 +200,13 @@ def _start(schema: Schema, before: Tracked | None, screen: str
 
 def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep) -> None:
     """Update what the screens do not show: the selected record and how a screen was entered."""
-    if step.next_screen == step.screen:
-        return
-    if step.list_widget is not None and step.item is not None:
+    if step.next_screen != step.screen and step.list_widget is not None \
+            and step.item is not None:
         coll = schema.list_vars.get((step.screen, step.list_widget))
         if coll is not None:
             state[f"{coll}_selected"] = step.item
     entry = schema.entry_vars.get(step.next_screen)
-    if entry is not None:
+    if entry is not None and enters(step, schema.closed_over):
         state[entry] = entry_label(step)
 
 
