@@ -13,8 +13,9 @@ the row is the set's main app (the one with the most recorded steps), read from 
 - chg: training changing steps; train match / F1: training `transition_match_changing` and
   `change_f1`; outv: the training changing steps missed whose recorded outcome the model outvoted
   (their screen, action and widget went elsewhere more often and no state condition tells them
-  apart: the recording contradicts itself there, or shows too little to tell); ref F1: the change F1 of a stateless mock that knows the true next screen and shows
-  its last recorded content (computed by the build from the recording itself);
+  apart: the recording contradicts itself there, or shows too little to tell); ref F1: the
+  change F1 of a stateless mock that knows the true next screen and shows its last recorded
+  content (computed by the build from the recording itself);
 - held: the held-out figures over all held-out steps, cov: the share of held-out changing steps on
   screens training saw (the step's own, its back stack's and its recorded next screen), and the
   held-out figures over those covered steps;
@@ -74,18 +75,6 @@ COLUMNS = (  # (key, heading, width)
 
 
 MIN_CHANGING, MIN_SCREENS = 20, 3
-BARS = (  # (what, holds(row) or None where it does not apply, why(row) a set misses it or None);
-    # the covered mean is checked apart
-    (f"training match >= 0.95 (>= {MIN_CHANGING} changing steps)",
-     lambda r: r["train_match"] >= 0.95 if (r.get("chg") or 0) >= MIN_CHANGING else None,
-     lambda r: _outvoted(r)),
-    (f"training change F1 >= 0.80 and above the stateless mock's, or both 1 (>= {MIN_CHANGING} "
-     "changing steps)", lambda r: r["train_f1"] >= 0.80
-     and (r["train_f1"] > r["ref_f1"] or r["train_f1"] == 1.0)
-     if (r.get("chg") or 0) >= MIN_CHANGING else None, None),
-    (f">= 5 tasks kept (>= {MIN_SCREENS} screens)",
-     lambda r: r["tasks"] >= 5 if (r.get("screens") or 0) >= MIN_SCREENS else None, None),
-)
 
 
 def _outvoted(row: dict[str, Any]) -> str | None:
@@ -94,6 +83,20 @@ def _outvoted(row: dict[str, Any]) -> str | None:
         return None
     missed = round((1 - row["train_match"]) * row["chg"])
     return f"{row['outvoted']} of its {missed} missed steps outvoted"
+
+
+BARS = (  # (what, holds(row) or None where it does not apply, why(row) a set misses it or None);
+    # the covered mean is checked apart
+    (f"training match >= 0.95 (>= {MIN_CHANGING} changing steps)",
+     lambda r: r["train_match"] >= 0.95 if (r.get("chg") or 0) >= MIN_CHANGING else None,
+     _outvoted),
+    (f"training change F1 >= 0.80 and above the stateless mock's, or both 1 (>= {MIN_CHANGING} "
+     "changing steps)", lambda r: r["train_f1"] >= 0.80
+     and (r["train_f1"] > r["ref_f1"] or r["train_f1"] == 1.0)
+     if (r.get("chg") or 0) >= MIN_CHANGING else None, None),
+    (f">= 5 tasks kept (>= {MIN_SCREENS} screens)",
+     lambda r: r["tasks"] >= 5 if (r.get("screens") or 0) >= MIN_SCREENS else None, None),
+)
 
 
 def find_sets(root: Path) -> list[Path]:
@@ -199,8 +202,8 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-COUNTS = {"screens", "chg", "outvoted", "tasks", "tasks_full", "adv_tried", "adv_rejected", "cheap_tried",
-          "cheap_found", "proven", "gameable", "seconds"}  # columns that are not fractions
+COUNTS = {"screens", "chg", "outvoted", "tasks", "tasks_full", "adv_tried", "adv_rejected",
+          "cheap_tried", "cheap_found", "proven", "gameable", "seconds"}  # columns that are not fractions
 
 
 def cell(key: str, value: Any, width: int) -> str:

@@ -34,7 +34,8 @@ def test_a_rare_outcome_nothing_tells_apart_is_counted_outvoted(tmp_path: Path) 
     """Go on Home opened Next three times and "You died!" once: the app keeps Next, the one
     step to "You died!" is missed, and it is the one outvoted step, in the model and in the
     report's training figures (held-out replay has no such figure)."""
-    ts = traces(episode("e0", *_run(NEXT, HOME, NEXT, HOME, DIED, HOME, NEXT)))  # type: ignore[arg-type]
+    steps = _run(NEXT, HOME, NEXT, HOME, DIED, HOME, NEXT)
+    ts = traces(episode("e0", *steps))  # type: ignore[arg-type]
     compiled = compile_app(ts)
     assert compiled.model.outvoted == ((0, 4),)  # the tap on Home at observation 4
     replay = teacher_forced(compiled.spec, compiled.schema, compiled.abstraction, ts,
