@@ -2,12 +2,13 @@
 would pass its 64 KiB), a 30,000-character text, 250 initial records and a scrolling list, to
 check that the generated Kotlin stays within the JVM's limits (64 KiB methods, 64 KiB string
 constants, 65,535 constant-pool entries a class), the bulk list effects (clear the done
-records, mark every record not done) next to a selection, and a screen left by `wait`."""
+records, mark every record not done) next to a selection, a screen left by `wait`, and back
+that first stays (recording that the screen was entered again) and leaves the second time."""
 
 from __future__ import annotations
 
 from phoneworld.ir.app import (
-    AppSpec, FieldSpec, ItemField, ListSpec, Lit, RecordRef, RemoveWhereEffect, ScreenSpec,
+    AppSpec, FieldSpec, Guard, ItemField, ListSpec, Lit, RecordRef, RemoveWhereEffect, ScreenSpec,
     Selected, SelectEffect, SetEachEffect, SetEffect, StateVar, ToggleEffect, Transition, Var,
     VarRef, Widget,
 )
@@ -89,7 +90,10 @@ def stress_spec() -> AppSpec:
         screens=(_big_screen(), _detail_screen(), _grown_screen()),
         transitions=(
             Transition(id="t0", screen="s00_big", action="click", widget="row",
-                       effects=(SelectEffect(collection="rows"),), target="s01_detail"),
+                       effects=(SelectEffect(collection="rows"),
+                                SetEffect(ref=VarRef(name="entered_detail"),
+                                          value=Lit(value="s00_big:click:row"))),
+                       target="s01_detail"),
             Transition(id="t1", screen="s00_big", action="type", widget="query",
                        effects=(SetEffect(ref=VarRef(name="query"), value=InputExpr()),), nav="stay"),
             Transition(id="t2", screen="s01_detail", action="click", widget="rename",
@@ -108,16 +112,25 @@ def stress_spec() -> AppSpec:
             Transition(id="t6", screen="s02_grown", action="click", widget="undo_all",
                        effects=(SetEachEffect(collection="rows", field="done", value=False),),
                        nav="stay"),
+            # back that hid the keyboard stays and records it; the back after it leaves
+            Transition(id="t8", screen="s01_detail", action="back",
+                       guard=Guard(op="eq", left=Var(name="entered_detail"),
+                                   right=Lit(value="s01_detail:back:")), nav="pop"),
+            Transition(id="t9", screen="s01_detail", action="back", nav="stay",
+                       effects=(SetEffect(ref=VarRef(name="entered_detail"),
+                                          value=Lit(value="s01_detail:back:")),)),
             # a screen the app leaves by itself (a splash): the walk's `wait` takes it
             Transition(id="t7", screen="s02_grown", action="wait", target="s00_big",
                        nav="replace"),
         ),
         state=(
             StateVar(name="query", kind="text"),
+            StateVar(name="entered_detail", kind="text"),
             StateVar(name="rows", kind="collection", fields=(
                 FieldSpec(name="title", kind="text"), FieldSpec(name="done", kind="flag", default=False),
                 FieldSpec(name="n", kind="number", default=0))),
             StateVar(name="rows_selected", kind="selection", collection="rows"),
         ),
-        initial_state={"query": "", "rows": records, "rows_selected": None},
+        initial_state={"query": "", "entered_detail": "", "rows": records,
+                       "rows_selected": None},
     )

@@ -68,8 +68,9 @@ def test_stress_app_compiles_and_agrees(stress_app, jvm_core) -> None:  # type: 
     """1,100 widgets on one screen, a 30,000-character text, 250 records in a scrolling list: the
     Kotlin compiled (JVM limits held) and agrees with the simulator, also where a pop's target is
     not on the stack and a screen is below (t3), and where a bulk remove and a bulk mark change
-    the list under a selection (t5, t6)."""
+    the list under a selection (t5, t6), and where back stays once, recording it, and then leaves
+    (t9, t8)."""
     sequences = RandomWalk(stress_app.spec, seed=3).sequences(60, STEPS)
     result = agree(stress_app.spec, jvm_core, stress_app.project, sequences)
     assert result.ok, _report(result)
-    assert result.fired == {"t0", "t1", "t2", "t3", "t4", "t5", "t6"}
+    assert result.fired == {"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t8", "t9"}
