@@ -12,6 +12,12 @@ to that width), because the dump's root is the app window, which excludes the na
 are rescaled from their frame to that device frame, with one PW161 warning per episode. Without a
 screenshot the root's extent is used. The instruction is instruction.txt without its first line
 when that line is a numeric episode id.
+
+`N.activity` holds the window in front as the recorder read it: a component
+(`pkg/pkg.HomeActivity`), a window name (`com.android.systemui.ImageWallpaper`), "null", or the
+raw `dumpsys window` line it came from (`mObscuringWindow=Window{5fc0ca7 u0 pkg/pkg.Act}`, whose
+window id differs per window: kept, it would split one screen into many). The line is read as
+the name inside `Window{...}` (`read_activity`).
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ TAGS: dict[str, str] = {
     "home": "home", "home键": "home", "enter": "enter", "complete": "done", "done": "done",
 }
 MAX_STEPS = 100_000
+# `mObscuringWindow=Window{5fc0ca7 u0 NAME}` or `mCurrentFocus=Window{...}`: NAME is the window
+_WINDOW = re.compile(r"Window\{\s*[0-9a-fA-F]+\s+u\d+\s+(?P<name>[^}]*?)\s*\}")
 _STEP = re.compile(r"[0-9]{1,9}")
 POINTS_NEEDED = {"click": 1, "long_press": 1, "drag": 2}
 
@@ -206,14 +214,26 @@ def _fit(actions: list[RawAction], screens: list[Screen], folder: Path, ctx: Ing
 
 def _observation(folder: Path, i: int, screen: Screen, ctx: IngestContext) -> Observation:
     activity_file = folder / f"{i}.activity"
-    activity = ""
+    activity = None
     if activity_file.exists():
-        activity = (ctx.read_text(activity_file, ctx.src(activity_file, step=i)) or "").strip()
+        activity = read_activity(ctx.read_text(activity_file, ctx.src(activity_file, step=i))
+                                 or "")
     shot = folder / f"{i}.png"
-    return Observation(root=screen.root, package=screen.package,
-                       activity=None if activity in ("", "null") else activity,
+    return Observation(root=screen.root, package=screen.package, activity=activity,
                        xml_file=f"{i}.xml", screenshot=shot.name if ctx.is_file(shot) else None,
                        rotation=screen.rotation)
+
+
+def read_activity(text: str) -> str | None:
+    """The window an `N.activity` file names (see the module docstring); None for "null", an
+    empty file or a `...=null` line."""
+    for line in text.splitlines():
+        line = line.strip()
+        found = _WINDOW.search(line)
+        name = found.group("name") if found else line.rsplit("=", 1)[-1].strip()
+        if name and name != "null":
+            return name
+    return None
 
 
 def _instruction(path: Path, ctx: IngestContext) -> str | None:

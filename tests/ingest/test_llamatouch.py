@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from phoneworld.ingest.llamatouch import RawAction, parse_line, to_action
+from phoneworld.ingest.llamatouch import RawAction, parse_line, read_activity, to_action
 from phoneworld.ir.trace import Device, ViewNode
 
 from .support import Run, real_folder, run_ingest, simple_screen
@@ -157,3 +157,31 @@ def test_trace_7_done_is_the_last_click() -> None:
     assert last.action is not None and last.action.type == "click"
     texts = [n.text for n in hit(last.observation.root, last.action.x, last.action.y)]
     assert "Done" in texts
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [("com.app/com.app.HomeActivity\n", "com.app/com.app.HomeActivity"),
+     ("com.android.systemui.ImageWallpaper", "com.android.systemui.ImageWallpaper"),
+     ("null", None), ("", None), ("mObscuringWindow=null\n", None),
+     ("mObscuringWindow=Window{33ca9c8 u0 com.app/com.app.HomeActivity}",
+      "com.app/com.app.HomeActivity"),
+     ("  mCurrentFocus=Window{5fc0ca7 u0 com.android.systemui.ImageWallpaper}\n",
+      "com.android.systemui.ImageWallpaper")],
+    ids=["component", "window", "null", "empty", "null-line", "window-line", "focus-line"],
+)
+def test_activity_file_forms(text: str, activity: str | None) -> None:
+    assert read_activity(text) == activity
+
+
+def test_window_ids_do_not_split_an_activity(tmp_path: Path) -> None:
+    """The raw `dumpsys window` line names one activity with a new window id each time it is
+    read: the steps carry the activity alone, so they are one screen's."""
+    folder = write_trace(tmp_path / "t", 3, ["[Back]", "[Back]"])
+    for i, window in enumerate(("33ca9c8", "4f2fc72", "mObscuringWindow=null")):
+        line = window if "=" in window else \
+            f"mObscuringWindow=Window{{{window} u0 com.app/com.app.HomeActivity}}"
+        (folder / f"{i}.activity").write_text(line + "\n")
+    (episode,) = run_ingest(folder).traces.episodes
+    assert [s.observation.activity for s in episode.steps] == [
+        "com.app/com.app.HomeActivity", "com.app/com.app.HomeActivity", None]
