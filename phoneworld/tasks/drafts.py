@@ -47,6 +47,7 @@ class Draft:
     # per collection, the fields of the named records it edits in place (a rename, a tick): their
     # `unchanged` pin identifies records by place, so deleting one and adding another fails
     edits: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    way: tuple[str, ...] = ()  # fields typed on the way (a sign-in's account), by variable
 
     def signature(self) -> str:
         """Equal for drafts that would make the same task (duplicates)."""

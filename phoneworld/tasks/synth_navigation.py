@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from dataclasses import replace
 
 from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Transition, Var, Widget
 from phoneworld.tasks import naming as nm
@@ -100,6 +101,44 @@ def on_the_way(facts: AppFacts, screens: list[str],
     labels = field_labels(facts, sorted({v for v, _ in needs}))
     return (", ".join(f'type "{{{v}}}" into {labels[v]}' for v, _ in needs),
             {v: {"type": "text", "from": "choice", "choices": [value]} for v, value in needs})
+
+
+def _written(effect: object) -> str:
+    """The variable or collection an effect writes ("" for none)."""
+    ref = getattr(effect, "ref", None)
+    return str(getattr(ref, "name", "") or getattr(effect, "collection", "") or "")
+
+
+def acted_on(facts: AppFacts, names: set[str]) -> list[str]:
+    """The reachable screens where a user changes one of `names` (variables or collections):
+    those whose transitions write one, and those that show a field or a box bound to one."""
+    app = facts.app
+    out = {t.screen for t in app.transitions
+           if t.screen in facts.reachable and any(_written(e) in names for e in t.effects)}
+    out |= {sid for sid, w, _ in nm.widgets(app) if sid in facts.reachable and any(
+        isinstance(x, Var) and x.name in names for x in (w.text, w.checked))}
+    return sorted(out)
+
+
+def via_sign_in(facts: AppFacts, d: Draft, given: dict[str, tuple[tuple[str, str], ...]]
+                ) -> Draft | None:
+    """A state-changing draft whose change lies behind a screen that opens only when a field
+    holds one text (a sign-in, `given_texts`), asking to type it on the way as a navigate task
+    does, so that the oracle types it as an agent would; the draft unchanged when the way asks
+    nothing or it types into that field itself; None when the way asks two texts of one field."""
+    names = set(d.targets) | {k.split(".", 1)[0] for k in d.deltas} | set(d.touches) | {
+        c["equals"]["selected"]["collection"] for c in d.clauses
+        if isinstance(c, dict) and isinstance(c.get("equals"), dict)
+        and isinstance(c["equals"].get("selected"), dict)}
+    screens = acted_on(facts, names)
+    way = on_the_way(facts, screens, given) if screens else ("", {})
+    if way is None:
+        return None
+    typing, needs = way
+    if not typing or set(needs) & (names | set(d.params)):
+        return d
+    return replace(d, instruction=f"{d.instruction}; on the way, {typing}",
+                   params={**d.params, **needs}, way=tuple(needs))
 
 
 def transient(app: AppSpec, screen: ScreenSpec) -> bool:

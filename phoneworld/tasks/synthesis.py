@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from phoneworld.errors import UsageError
@@ -23,7 +23,7 @@ from phoneworld.tasks.drafts import Draft, app_facts, to_spec
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synth import state_changing
 from phoneworld.tasks.synth_answers import questions
-from phoneworld.tasks.synth_navigation import navigations
+from phoneworld.tasks.synth_navigation import given_texts, navigations, via_sign_in
 
 PAIRABLE = ("create", "edit", "toggle", "delete", "setting", "counter", "fill")
 DUPLICATE = "duplicate of another task"
@@ -71,9 +71,15 @@ def _vars(d: Draft) -> set[str]:
 
 
 def combine(a: Draft, b: Draft) -> Draft | None:
-    """One task doing `a` and then `b`, or None when they cannot go together."""
-    if any(a.initial_state.get(k, v) != v for k, v in b.initial_state.items()):
+    """One task doing `a` and then `b`, or None when they cannot go together: they start from
+    different states, or one types on the way into a field the other sets (a sign-in's account
+    field)."""
+    if any(a.initial_state.get(k, v) != v for k, v in b.initial_state.items()) \
+            or set(a.way) & set(b.targets) or set(b.way) & set(a.targets):
         return None
+    if b.way and set(b.way) <= set(a.way):  # typed on the way to `a` already: said once
+        b = replace(b, instruction=b.instruction.rsplit("; on the way, ", 1)[0], way=(),
+                    params={k: v for k, v in b.params.items() if k not in b.way})
     names = {p: f"{p}_2" for p in b.params if p in a.params}
     params: dict[str, Any] = {k: dict(v) for k, v in a.params.items()}
     for p, spec in b.params.items():
@@ -98,7 +104,7 @@ def combine(a: Draft, b: Draft) -> Draft | None:
     return Draft("pair", f"{a.slug}_and_{b.slug}", f"{a.instruction.rstrip('.')} and {second}",
                  a.clauses + _rename(b.clauses, names), params, deltas,
                  {**a.initial_state, **b.initial_state}, kinds=(a.kind, b.kind),
-                 targets=a.targets + b.targets, touches=touches,
+                 targets=a.targets + b.targets, touches=touches, way=a.way + b.way,
                  edits={c: tuple(sorted({*a.edits.get(c, ()), *b.edits.get(c, ())}))
                         for c in {*a.edits, *b.edits}})
 
@@ -148,8 +154,9 @@ def synthesize(app: AppSpec, config: SynthConfig | None = None,
     dropped: Counter[str] = Counter()
     seen: set[str] = set()
     by_kind: dict[str, list[Draft]] = {}
-    for d in [*state_changing(facts), *questions(facts),
-              *navigations(facts, config.nav_min_steps)]:
+    given = given_texts(app, facts.typable)
+    changing = [w for d in state_changing(facts) if (w := via_sign_in(facts, d, given))]
+    for d in [*changing, *questions(facts), *navigations(facts, config.nav_min_steps)]:
         keys = (d.signature(), d.instruction + repr(sorted(d.initial_state.items())))
         if any(k in seen for k in keys):  # same rule, or an instruction that reads the same
             dropped[DUPLICATE] += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,8 @@ from phoneworld.tasks.load import load_task_specs
 from phoneworld.tasks.oracle import solve
 from phoneworld.tasks.params import instantiate
 from phoneworld.tasks.spec import TaskSpec
-from phoneworld.tasks.synthesis import CAPPED, SynthConfig, synthesize
+from phoneworld.tasks.drafts import Draft
+from phoneworld.tasks.synthesis import CAPPED, SynthConfig, combine, synthesize
 from phoneworld.tasks.verdict import on_screen
 from tests.compiler_support import (
     BUTTON, FRAME, LINEAR, PKG, TEXT, W, b, back, click, compile_app, episode, tap, traces, type_,
@@ -457,6 +459,42 @@ def test_a_question_about_what_a_sign_in_guards_says_what_to_type() -> None:
     _, task, _ = _kept_behind_sign_in("answer", "Dark")
     assert task.instruction == ('Type "{email}" into the email field on the way, then answer: '
                                 "Is Dark mode turned on?")
+
+
+def test_a_setting_behind_a_sign_in_says_what_to_type() -> None:
+    """A change made past the sign-in (the Dark mode switch) says which account to type on the
+    way too: without it the oracle, typing only the task's own texts, never got past the
+    sign-in and the task was dropped as unsolvable."""
+    app, task, check = _kept_behind_sign_in("setting", "Turn on Dark")
+    assert task.instruction == ('Turn on Dark mode; on the way, type "{email}" into the email '
+                                'field')
+    assert check.end is not None and check.end["dark"] is True
+    bare = task.model_copy(update={"params": {}, "instruction": "Turn on Dark mode"})
+    (unsolved,) = sanity.check_tasks(app, [bare])
+    assert not unsolved.kept and unsolved.reason.startswith("oracle")
+
+
+def test_a_change_that_types_into_the_sign_in_field_asks_nothing_more() -> None:
+    """Typing into the account field itself is the task: no "on the way" clause names it, and
+    it pairs with no task that types the account on the way (one field, two texts)."""
+    app = _signed_in_app()
+    tasks = synthesize(app).tasks
+    fills = [t for t in tasks if t.kind() == "fill"]
+    assert [t.instruction for t in fills] == ['Type "{text}" into the email field']
+    assert not [t for t in tasks if t.kind() == "pair"]
+
+
+def test_a_pair_behind_one_sign_in_says_the_way_once() -> None:
+    on, off = (Draft("setting", f"x_{v}", f"Turn {v} X", [], targets=(f"x_{v}",)) for v in
+               ("on", "off"))
+    way = {"email": {"type": "text", "from": "choice", "choices": ["ann@x.org"]}}
+    on, off = (replace(d, instruction=d.instruction + '; on the way, type "{email}" into the '
+                       "email field", params=way, way=("email",)) for d in (on, off))
+    both = combine(on, off)
+    assert both is not None and both.params == way and both.way == ("email",)
+    assert both.instruction == ('Turn on X; on the way, type "{email}" into the email field and '
+                                "turn off X")
+    assert combine(on, Draft("fill", "email", "Type", [], targets=("email",))) is None
 
 
 # ----------------------------------------------------------------------------- pages of one layout
