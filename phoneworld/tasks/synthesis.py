@@ -1,6 +1,7 @@
 """`synthesize(app)`: every task synthesis proposes for an app, as task specs.
 
-Single drafts come from `synth` (state-changing), `synth_answers` (questions) and
+Single drafts come from `synth` (state-changing; one whose change lies past a sign-in says what
+to type on the way, `synth_navigation.via_sign_in`), `synth_answers` (questions) and
 `synth_navigation` (screens to open, last, so that they never crowd the others out); pairs combine
 two state-changing drafts of different kinds ("Add a note titled "A" and turn on Dark mode"), with
 their parameters renamed apart, drawn distinct where they come from the same data, and their
