@@ -5,7 +5,9 @@
 - Widgets with the same resource-id on different screens share their variable, so a value seen
   on one screen shows on the next (a counter on a list and on the same list under a snackbar);
   on a screen where its text never varied, such a widget reads the variable when every reading
-  of it showed the value the variable was last shown with.
+  of it showed the value the variable was last shown with. Checkable ones share it by their
+  place among the screen's boxes of that id: a grid's boxes, laid out without a list, are boxes
+  of their own.
 - A list container is a collection; its item template's varying texts and checked flags are fields.
 - A variable or field is a number when every text it showed, on every screen bound to it, is a
   number in one layout ("{} / 50"); a later reading outside that layout (held-out "0.7 / 50")
@@ -178,6 +180,7 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                  item_texts: dict[tuple[str, str, str], set[str]],
                  var_values: dict[str, set[str]],
                  field_values: dict[tuple[str, str], set[str]]) -> None:
+    boxes = _boxes(root)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -199,10 +202,24 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                 schema.variables[var].typed = True
                 var_values[var] |= {"not a number"}
         if node.checkable:
-            key = ("flag", node.resource_id) if node.resource_id else ("flag", screen, node.wid)
+            key = ("flag", node.resource_id, boxes[node.wid]) if node.resource_id else (
+                "flag", screen, node.wid)
             var = names.take(f"{node.wid}_on" if node.wid in names.taken else node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "flag", description=_describe(node)))
             schema.flag_vars[(screen, node.wid)] = var
+
+
+def _boxes(root: TemplateNode) -> dict[str, int]:
+    """wid -> the place of each checkable outside lists among those of its resource id on the
+    screen, in reading order. Boxes that share an id on one screen (a grid of photos laid out
+    without a list, each with its box) are boxes of their own: their flags are told apart by
+    place, and the first box of an id is the same box on every screen, as one box per id is."""
+    by_id: dict[str, list[TemplateNode]] = defaultdict(list)
+    for node in _outside_lists(root):
+        if node.checkable and node.resource_id:
+            by_id[node.resource_id].append(node)
+    return {n.wid: k for nodes in by_id.values()
+            for k, n in enumerate(sorted(nodes, key=lambda n: (n.bounds.y1, n.bounds.x1)))}
 
 
 def _bind_shared(schema: Schema, names: _VarNames, abstraction: Abstraction) -> None:
