@@ -242,11 +242,64 @@ def is_checkbox(w: Widget) -> bool:
                                         "MaterialCheckBox")
 
 
-def flag_phrase(w: Widget, label: str, on: bool) -> str:
-    """"Turn on Dark mode", "Check "Vibrate"", "Select "5 minutes"" and their opposites."""
+def flag_phrase(w: Widget, label: str, on: bool, where: str = "") -> str:
+    """"Turn on Dark mode", "Check "Vibrate"", "Select "5 minutes"" and their opposites; with
+    `where` (`place`: a box with no label of its own), "Check the box on the 7th image"."""
     short = w.cls.rsplit(".", 1)[-1]
     if is_switch(w):
-        return f"Turn {'on' if on else 'off'} {label}"
+        return f"Turn {'on' if on else 'off'} {where or label}"
     if short == "RadioButton":
-        return f"Select {quoted(label)}" if on else f"Clear the option {quoted(label)}"
-    return f"{'Check' if on else 'Uncheck'} {quoted(label)}"
+        return (f"Select {where or quoted(label)}" if on
+                else f"Clear {where}" if where else f"Clear the option {quoted(label)}")
+    return f"{'Check' if on else 'Uncheck'} {where or quoted(label)}"
+
+
+MIN_CELLS = 3  # siblings of one shape that make a grid or a column of cells
+
+
+def _shape(w: Widget) -> tuple[str, ...]:
+    return (w.cls, *sorted(d.cls for d in descendants(w)))
+
+
+def _path(root: Widget, w: Widget) -> list[Widget]:
+    """The widgets from `root` down to `w` (both included), or [] when `w` is not under it."""
+    if root is w:
+        return [root]
+    for c in root.children:
+        found = _path(c, w)
+        if found:
+            return [root, *found]
+    return []
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place(app: AppSpec, sid: str, w: Widget) -> str:
+    """A box or switch with no label, named by the cell it sits in: a cell is one of `MIN_CELLS`
+    or more siblings of one shape (a picker's grid of photos, each with its box). The cells' one
+    shared description or text is a noun, the cell counted in reading order ("the box on the 7th
+    image"); where each cell shows its own, that names it ("the box on "report.pdf""). "" where
+    the widget sits in no such cell."""
+    screen = next((s for s in app.screens if s.id == sid), None)
+    path = _path(screen.root, w) if screen is not None else []
+    what = ("switch" if is_switch(w) else "option"
+            if w.cls.rsplit(".", 1)[-1] == "RadioButton" else "box")
+    for parent, cell in reversed(list(zip(path, path[1:]))):
+        like = sorted((c for c in parent.children if _shape(c) == _shape(cell)),
+                      key=lambda c: (c.bounds.y1, c.bounds.x1))
+        if len(like) < MIN_CELLS:
+            continue
+        names = [{t for t in (literal(d) or " ".join(d.content_desc.split())
+                              for d in (c, *descendants(c)) if not d.checkable) if t}
+                 for c in like]
+        k = next(i for i, c in enumerate(like) if c is cell)
+        if all(len(n) == 1 for n in names) and len(set().union(*names)) == 1:
+            return f"the {what} on the {ordinal(k + 1)} {next(iter(names[k])).lower()}"
+        if len(names[k]) == 1 and names.count(names[k]) == 1:
+            return f"the {what} on {quoted(next(iter(names[k])))}"
+        return ""
+    return ""

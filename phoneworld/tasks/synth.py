@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from phoneworld.ir.app import AppSpec, Widget
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks import params
 from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
@@ -226,8 +227,18 @@ def _every_flagged(facts: AppFacts, c: Collection, flag: str, value: object) -> 
                 touches={coll: ({flag: value},)})
 
 
-def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:
-    """(variable, label, bound widget or None) of every flag a user can change."""
+def flag_label(app: AppSpec, name: str) -> tuple[str, str]:
+    """(label, place) of flag variable `name`: the label of the widget bound to it, else its name
+    in words; the place (`naming.place`: "the box on the 7th image") where that widget has no
+    label of its own, else ""."""
+    bound = nm.bound_widget(app, name, "checked")
+    label = nm.widget_label(bound[1], bound[2]) if bound is not None else ""
+    where = nm.place(app, bound[0], bound[1]) if bound is not None and not label else ""
+    return label or nm.humanize(name), where
+
+
+def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, str, Widget | None]]:
+    """(variable, label, place, bound widget or None) of every flag a user can change."""
     app = facts.app
     for v in app.state:
         if v.kind != "flag":
@@ -236,14 +247,13 @@ def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, object]]:
         tappable = bound is not None and bound[0] in facts.reachable and bound[1].checkable
         if not tappable and v.name not in facts.written:
             continue
-        label = nm.widget_label(bound[1], bound[2]) if bound is not None else ""
-        yield v.name, label or nm.humanize(v.name), bound[1] if bound is not None else None
+        yield v.name, *flag_label(app, v.name), bound[1] if bound is not None else None
 
 
-def _setting(name: str, label: str, w: object, on: bool, seed: Raw) -> Draft:
-    text = (nm.flag_phrase(w, label, on) if w is not None  # type: ignore[arg-type]
+def _setting(name: str, label: str, where: str, w: Widget | None, on: bool, seed: Raw) -> Draft:
+    text = (nm.flag_phrase(w, label, on, where) if w is not None
             else f"Turn {'on' if on else 'off'} {label}")
-    return Draft("setting", f"{nm.slug(label)}_{'on' if on else 'off'}", text,
+    return Draft("setting", f"{nm.slug(where or label)}_{'on' if on else 'off'}", text,
                  [{"equals": {"var": name, "value": on}}], initial_state=seed, targets=(name,))
 
 
@@ -252,13 +262,13 @@ def settings(facts: AppFacts) -> Iterator[Draft]:
     start (a radio button cannot be cleared by a tap). A checkbox's way back comes after every
     flag's first task, so that the per-kind cap keeps the variety."""
     later: list[Draft] = []
-    for name, label, w in _flag_vars(facts):
+    for name, label, where, w in _flag_vars(facts):
         init = bool(facts.start.get(name, False))
-        yield _setting(name, label, w, not init, {})
-        back = _setting(name, label, w, init, {name: not init})
-        if w is not None and nm.is_switch(w):  # type: ignore[arg-type]
+        yield _setting(name, label, where, w, not init, {})
+        back = _setting(name, label, where, w, init, {name: not init})
+        if w is not None and nm.is_switch(w):
             yield back
-        elif w is not None and nm.is_checkbox(w):  # type: ignore[arg-type]
+        elif w is not None and nm.is_checkbox(w):
             later.append(back)
     yield from later
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Collection, Draft, Raw
+from phoneworld.tasks.synth import flag_label
 from phoneworld.tasks.synth_navigation import given_texts, on_the_way
 
 
@@ -114,9 +115,9 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
         init = facts.start.get(v.name)
         pin = {"equals": {"var": v.name, "value": init}}
         if v.kind == "flag":
-            label = nm.widget_label(bound[1], bound[2]) or nm.humanize(v.name)
-            text = (f"Is {label} turned on?" if nm.is_switch(bound[1])
-                    else f'Is "{label}" checked?')
+            label, where = flag_label(app, v.name)
+            text = (f"Is {where or label} turned on?" if nm.is_switch(bound[1])
+                    else f"Is {where or nm.quoted(label)} checked?")
         else:
             label = nm.meaningful(v.name)
             if label is None or not isinstance(init, int) or isinstance(init, bool):
