@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,10 @@ class Draft:
     def signature(self) -> str:
         """Equal for drafts that would make the same task (duplicates)."""
         return json.dumps([self.clauses, self.params, self.initial_state], sort_keys=True)
+
+    def names(self) -> set[str]:
+        """The variables and collections the draft's clauses, parameters and start state name."""
+        return set(re.findall(r'"(?:var|collection)": "([^"]+)"', self.signature()))
 
 
 @dataclass(frozen=True)

@@ -227,11 +227,11 @@ def _every_flagged(facts: AppFacts, c: Collection, flag: str, value: object) -> 
                 touches={coll: ({flag: value},)})
 
 
-def flag_label(app: AppSpec, name: str) -> tuple[str, str]:
-    """(label, place) of flag variable `name`: the label of the widget bound to it, else its name
-    in words; the place (`naming.place`: "the box on the 7th image") where that widget has no
-    label of its own, else ""."""
-    bound = nm.bound_widget(app, name, "checked")
+def flag_label(app: AppSpec, name: str, bound: tuple[str, Widget, Widget | None] | None
+               ) -> tuple[str, str]:
+    """(label, place) of flag variable `name`, `bound` to a widget (`naming.bound_widget`): the
+    widget's label, else the variable's name in words; the place (`naming.place`: "the box on
+    the 7th image") where the widget has no label of its own, else ""."""
     label = nm.widget_label(bound[1], bound[2]) if bound is not None else ""
     where = nm.place(app, bound[0], bound[1]) if bound is not None and not label else ""
     return label or nm.humanize(name), where
@@ -247,7 +247,7 @@ def _flag_vars(facts: AppFacts) -> Iterator[tuple[str, str, str, Widget | None]]
         tappable = bound is not None and bound[0] in facts.reachable and bound[1].checkable
         if not tappable and v.name not in facts.written:
             continue
-        yield v.name, *flag_label(app, v.name), bound[1] if bound is not None else None
+        yield v.name, *flag_label(app, v.name, bound), bound[1] if bound is not None else None
 
 
 def _setting(name: str, label: str, where: str, w: Widget | None, on: bool, seed: Raw) -> Draft:

@@ -115,7 +115,7 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
         init = facts.start.get(v.name)
         pin = {"equals": {"var": v.name, "value": init}}
         if v.kind == "flag":
-            label, where = flag_label(app, v.name)
+            label, where = flag_label(app, v.name, bound)
             text = (f"Is {where or label} turned on?" if nm.is_switch(bound[1])
                     else f"Is {where or nm.quoted(label)} checked?")
         else:

@@ -126,10 +126,7 @@ def via_sign_in(facts: AppFacts, d: Draft, given: dict[str, tuple[tuple[str, str
     holds one text (a sign-in, `given_texts`), asking to type it on the way as a navigate task
     does, so that the oracle types it as an agent would; the draft unchanged when the way asks
     nothing or it types into that field itself; None when the way asks two texts of one field."""
-    names = set(d.targets) | {k.split(".", 1)[0] for k in d.deltas} | set(d.touches) | {
-        c["equals"]["selected"]["collection"] for c in d.clauses
-        if isinstance(c, dict) and isinstance(c.get("equals"), dict)
-        and isinstance(c["equals"].get("selected"), dict)}
+    names = d.names()
     screens = acted_on(facts, names)
     way = on_the_way(facts, screens, given) if screens else ("", {})
     if way is None:

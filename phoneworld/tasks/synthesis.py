@@ -67,10 +67,6 @@ def _rename(raw: Any, names: dict[str, str]) -> Any:
     return raw
 
 
-def _vars(d: Draft) -> set[str]:
-    return set(re.findall(r'"(?:var|collection)": "([^"]+)"', d.signature()))
-
-
 def combine(a: Draft, b: Draft) -> Draft | None:
     """One task doing `a` and then `b`, or None when they cannot go together: they start from
     different states, or one types on the way into a field the other sets (a sign-in's account
@@ -119,7 +115,7 @@ def pairs(by_kind: dict[str, list[Draft]], limit: int) -> list[Draft]:
         if ka == kb and ka != "setting":
             continue
         for a, b in itertools.product(by_kind[ka], by_kind[kb]):
-            if a is b or (a.kind == "setting" and _vars(a) & _vars(b)) or _rename_like(a, b):
+            if a is b or (a.kind == "setting" and a.names() & b.names()) or _rename_like(a, b):
                 continue
             both = combine(a, b)
             if both is not None:
