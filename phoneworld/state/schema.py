@@ -5,9 +5,15 @@
 - Widgets with the same resource-id on different screens share their variable, so a value seen
   on one screen shows on the next (a counter on a list and on the same list under a snackbar);
   on a screen where its text never varied, such a widget reads the variable when every reading
-  of it showed the value the variable was last shown with. Checkable ones share it by their
-  place among the screen's boxes of that id: a grid's boxes, laid out without a list, are boxes
-  of their own.
+  of it showed the value the variable was last shown with.
+- Widgets that share a resource-id on one screen outside lists are widgets of their own (rows
+  built from one layout: a profile's "Name" and "City" values, a settings page's switches, a
+  photo grid's boxes): one variable cannot hold two values. Each is told apart by its row's
+  label, the first text that never varies in its row (the widget's ancestor as many levels up
+  as the id's rows reach before they hold a second widget of the id), so the "City" value or
+  the "Dark theme" switch is the same variable on every screen that shows it, and a lone widget
+  of such an id joins the row it sits in. Where the rows have no label, or two share one, they
+  are told apart by their place in reading order (the first is the id's variable elsewhere).
 - A list container is a collection; its item template's varying texts and checked flags are fields.
 - A variable or field is a number when every text it showed, on every screen bound to it, is a
   number in one layout ("{} / 50"); a later reading outside that layout (held-out "0.7 / 50")
@@ -138,10 +144,13 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
     names = _VarNames()
     var_values: dict[str, set[str]] = defaultdict(set)
     field_values: dict[tuple[str, str], set[str]] = defaultdict(set)  # (collection, field)
+    depths = _row_depths(abstraction)
+    rows = {screen.id: _rows(screen.id, screen.root, depths, texts)
+            for screen in abstraction.screens}
     for screen in abstraction.screens:
         _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values,
-                     field_values)
-    _bind_shared(schema, names, abstraction)
+                     field_values, rows[screen.id])
+    _bind_shared(schema, names, abstraction, rows)
     for var, values in var_values.items():
         fmt = _number_fmt(values)
         if fmt is not None and schema.variables[var].kind == "text":
@@ -160,10 +169,10 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
 
 @dataclass
 class _VarNames:
-    by_key: dict[tuple[str, ...], str] = field(default_factory=dict)
+    by_key: dict[tuple[Any, ...], str] = field(default_factory=dict)
     taken: set[str] = field(default_factory=set)
 
-    def take(self, base: str, key: tuple[str, ...]) -> str:
+    def take(self, base: str, key: tuple[Any, ...]) -> str:
         if key in self.by_key:
             return self.by_key[key]
         name, n = base, 1
@@ -179,8 +188,8 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                  texts: dict[tuple[str, str], set[str]],
                  item_texts: dict[tuple[str, str, str], set[str]],
                  var_values: dict[str, set[str]],
-                 field_values: dict[tuple[str, str], set[str]]) -> None:
-    boxes = _boxes(root)
+                 field_values: dict[tuple[str, str], set[str]],
+                 rows: dict[str, _Row]) -> None:
     stack = [root]
     while stack:
         node = stack.pop()
@@ -190,7 +199,7 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             continue
         seen = texts.get((screen, node.wid), set())
         if node.editable or len(seen) > 1:
-            key = ("text", node.resource_id) if node.resource_id else ("text", screen, node.wid)
+            key = _key("text", screen, node, rows)
             var = names.take(node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "text", description=_describe(node)))
             schema.text_vars[(screen, node.wid)] = var
@@ -202,34 +211,97 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                 schema.variables[var].typed = True
                 var_values[var] |= {"not a number"}
         if node.checkable:
-            key = ("flag", node.resource_id, boxes[node.wid]) if node.resource_id else (
-                "flag", screen, node.wid)
+            key = _key("flag", screen, node, rows)
             var = names.take(f"{node.wid}_on" if node.wid in names.taken else node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "flag", description=_describe(node)))
             schema.flag_vars[(screen, node.wid)] = var
 
 
-def _boxes(root: TemplateNode) -> dict[str, int]:
-    """wid -> the place of each checkable outside lists among those of its resource id on the
-    screen, in reading order. Boxes that share an id on one screen (a grid of photos laid out
-    without a list, each with its box) are boxes of their own: their flags are told apart by
-    place, and the first box of an id is the same box on every screen, as one box per id is."""
+_Row = int | str  # a widget's row among those of its resource id: a place, or the row's label
+
+
+def _key(kind: str, screen: str, node: TemplateNode, rows: dict[str, _Row]) -> tuple[Any, ...]:
+    """The key of the variable a widget reads (module docstring): its resource id and row; a
+    widget without an id is a variable of its own screen."""
+    if not node.resource_id:
+        return (kind, screen, node.wid)
+    row = rows.get(node.wid, 0)
+    if kind == "text" and row == 0:
+        return (kind, node.resource_id)
+    return (kind, node.resource_id, row)
+
+
+def _row_depths(abstraction: Abstraction) -> dict[str, int]:
+    """Resource id -> how many levels up from a widget of that id its row reaches, for the ids
+    that some screen shows more than once outside lists: the fewest levels up to the highest
+    ancestor holding no other widget of the id, over every such widget."""
+    depths: dict[str, int] = {}
+    for screen in abstraction.screens:
+        nodes = _outside_lists(screen.root)
+        parent = {c.wid: n for n in nodes for c in n.children}
+        by_id: dict[str, list[TemplateNode]] = defaultdict(list)
+        for node in nodes:
+            if node.resource_id:
+                by_id[node.resource_id].append(node)
+        for rid, same in by_id.items():
+            if len(same) < 2:
+                continue
+            for node in same:
+                levels, up = 0, node
+                while (above := parent.get(up.wid)) is not None and sum(
+                        n.resource_id == rid for n in above.walk()) == 1:
+                    levels, up = levels + 1, above
+                depths[rid] = min(depths.get(rid, levels), levels)
+    return depths
+
+
+def _rows(screen: str, root: TemplateNode, depths: dict[str, int],
+          texts: dict[tuple[str, str], set[str]]) -> dict[str, _Row]:
+    """wid -> the row of each widget outside lists whose resource id repeats somewhere
+    (`_row_depths`): its row's label where every widget of the id on this screen has one of its
+    own, else its place among them in reading order."""
+    nodes = _outside_lists(root)
+    parent = {c.wid: n for n in nodes for c in n.children}
     by_id: dict[str, list[TemplateNode]] = defaultdict(list)
-    for node in _outside_lists(root):
-        if node.checkable and node.resource_id:
+    for node in nodes:
+        if node.resource_id in depths:
             by_id[node.resource_id].append(node)
-    return {n.wid: k for nodes in by_id.values()
-            for k, n in enumerate(sorted(nodes, key=lambda n: (n.bounds.y1, n.bounds.x1)))}
+    out: dict[str, _Row] = {}
+    for rid, same in by_id.items():
+        same.sort(key=lambda n: (n.bounds.y1, n.bounds.x1))
+        labels = [_row_label(n, depths[rid], parent, screen, texts) for n in same]
+        if all(labels) and len(set(labels)) == len(labels):
+            out.update((n.wid, label) for n, label in zip(same, labels))
+        else:
+            out.update((n.wid, k) for k, n in enumerate(same))
+    return out
 
 
-def _bind_shared(schema: Schema, names: _VarNames, abstraction: Abstraction) -> None:
+def _row_label(node: TemplateNode, depth: int, parent: dict[str, TemplateNode], screen: str,
+               texts: dict[tuple[str, str], set[str]]) -> str:
+    """The first text in `node`'s row (`depth` levels up) that never varied on this screen and is
+    no widget of its id; "" for none."""
+    row = node
+    for _ in range(depth):
+        row = parent.get(row.wid, row)
+    for other in row.walk():
+        if other.item is None and other.resource_id != node.resource_id and not other.editable \
+                and len(texts.get((screen, other.wid), set())) <= 1 \
+                and (label := (other.text or other.content_desc).strip()):
+            return label
+    return ""
+
+
+def _bind_shared(schema: Schema, names: _VarNames, abstraction: Abstraction,
+                 rows: dict[str, dict[str, _Row]]) -> None:
     """Bind the widgets whose text never varied on their own screen but whose resource-id is a
     variable bound elsewhere, where every reading of theirs showed the value that variable was
     last shown with (a counter seen once on a second screen must not show a stale count)."""
     candidates: dict[tuple[str, str], str] = {}
     for screen in abstraction.screens:
         for node in _outside_lists(screen.root):
-            var = names.by_key.get(("text", node.resource_id)) if node.resource_id else None
+            var = names.by_key.get(_key("text", screen.id, node, rows[screen.id])) \
+                if node.resource_id else None
             if var is not None and (screen.id, node.wid) not in schema.text_vars:
                 candidates[(screen.id, node.wid)] = var
     agree: dict[tuple[str, str], int] = defaultdict(int)
