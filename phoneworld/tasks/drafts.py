@@ -150,7 +150,7 @@ def app_facts(app: AppSpec) -> AppFacts:
     colls = {}
     for v in app.state:
         if v.kind == "collection":
-            noun = nm.collection_noun(v.name)
+            noun = nm.list_noun(app, v.name)
             fields = [(f.name, f.kind) for f in v.fields]
             colls[v.name] = Collection(v, noun, nm.id_field(fields),
                                        _flag_fields(app, v, reachable), v.name in selectable)

@@ -16,6 +16,10 @@ NOISE = {
 }
 TITLE_WORDS = ("title", "name", "text", "label", "subject", "content")
 DONE_WORDS = {"done", "completed", "complete", "finished", "checked"}
+# the words of checkable widget classes (CheckBox, SwitchCompat, RadioButton, ...): a field named
+# only by them says nothing but that it is a box
+CHECK_CLASS_WORDS = {"check", "checkbox", "switch", "compat", "toggle", "radio", "material",
+                     "appcompat"}
 SWITCH_CLASSES = ("Switch", "ToggleButton", "CompoundButton", "SwitchCompat")
 
 
@@ -58,11 +62,34 @@ def collection_noun(name: str) -> str:
     return "entry in " + " ".join(words)
 
 
+def article(noun: str) -> str:
+    """ "a" or "an" before `noun` ("an item", "an alarm", "a user", "a note")."""
+    low = noun.lower()
+    vowel = low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(("uni", "use", "usu",
+                                                                        "eu", "one"))
+    return "an" if vowel else "a"
+
+
 def field_words(noun: str, field: str) -> str:
-    """A record field as words, without the collection's noun ("note_title" -> "title")."""
+    """A record field as words, without the collection's noun ("note_title" -> "title"). A field
+    whose name says only its widget's class (a row's `check_box`, `text_view_3`, as apps without
+    resource ids name them) is "checked" for a box and "text" for a text."""
     skip = set(noun.split()) | {singular(w) for w in noun.split()} | NOISE
     words = [t for t in tokens(field) if t not in skip and not t.isdigit()]
+    if words and set(words) <= CHECK_CLASS_WORDS:
+        return "checked"
+    if not words and meaningful(field) is None:
+        return "text"
     return " ".join(words) or humanize(field)
+
+
+def list_noun(app: AppSpec, collection: str) -> str:
+    """The noun of a collection's records: from its variable's name ("note_list_items" ->
+    "note"), or "item" where no widget showing the list has a resource id, since its name then
+    says only the container's class ("view_group_2_items")."""
+    ids = [w.resource_id for _, w, _ in widgets(app)
+           if w.list is not None and w.list.collection == collection]
+    return collection_noun(collection) if any(ids) or not ids else "item"
 
 
 def id_field(fields: list[tuple[str, str]]) -> str | None:

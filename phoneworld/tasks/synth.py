@@ -47,8 +47,8 @@ def _p(name: str) -> Raw:
 
 def _named(noun: str, field: str, param: str) -> str:
     attr = nm.field_words(noun, field)
-    if attr in ("title", "name"):
-        return f"{'titled' if attr == 'title' else 'named'} \"{{{param}}}\""
+    if attr in ("title", "name", "text"):
+        return f"{'named' if attr == 'name' else 'titled'} \"{{{param}}}\""
     return f"with {attr} \"{{{param}}}\""
 
 
@@ -98,7 +98,7 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
                 yield _one_more(facts, c, 1)
             if c is None or field is None:
                 continue
-            base = f"Add a {c.noun} {_named(c.noun, field, 'title')}"
+            base = f"Add {nm.article(c.noun)} {c.noun} {_named(c.noun, field, 'title')}"
             title = {field: _p("title")}
             coll = c.var.name
             yield Draft("create", c.noun, base, [{"exists": {"collection": coll, "where": title}}],
@@ -130,7 +130,7 @@ def edits(facts: AppFacts) -> Iterator[Draft]:
 def _edit(c: Collection, field: str) -> Draft:
     coll, idf, attr = c.var.name, c.id_field or field, nm.field_words(c.noun, field)
     if field == idf:
-        verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in ("title", "name")
+        verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in ("title", "name", "text")
                 else f'Change the {attr} of the {c.noun} "{{old}}" to "{{new}}"')
         return Draft("edit", f"{c.noun}_{attr}", verb, [
             {"exists": {"collection": coll, "where": {field: _p("new")}}},

@@ -80,7 +80,7 @@ def sources(world: World) -> Iterator[Source]:
             for w, in_list in screen_widgets(s.root):
                 if w.list is not None:
                     coll = w.list.collection
-                    noun = nm.collection_noun(coll)
+                    noun = nm.list_noun(app, coll)
                     for iw, _ in screen_widgets(w.list.item):
                         if iw.text.kind != "item" or (coll, iw.text.field) in seen:
                             continue
@@ -133,7 +133,7 @@ def _append_sink(world: World, pkg: str) -> Sink | None:
             target = next((f for f, v in fields.items() if v == var), None)
             if target is None:
                 continue
-            coll, noun = f"{pkg}:{e.collection}", nm.collection_noun(e.collection)
+            coll, noun = f"{pkg}:{e.collection}", nm.list_noun(app, e.collection)
             n = len(app.initial_state.get(e.collection) or [])
             extra = {f: v for f, v in fields.items() if f != target}
             params = {f"to_{i}": {"type": "text", "from": "choice", "choices": list(NAMES)}

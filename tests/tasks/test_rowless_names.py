@@ -1,0 +1,75 @@
+"""Names for lists of apps without resource ids (React Native, Flutter: every widget is a
+ViewGroup or a TextView, named by its class). A to-do list there was "Add a group with text view
+"{title}"", "Mark the group "{title}" as check", "How many groups are there?": the container's
+class (`view_group_2_items`) taken for the records' noun and the widgets' classes for their
+fields. Now: an item, titled, checked."""
+
+from __future__ import annotations
+
+from phoneworld.ir.trace import Observation
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.synthesis import synthesize
+from tests.compiler_support import CHECKBOX, EDIT, TEXT, b, click, compile_app, episode, \
+    screen, traces, type_, view
+
+GROUP = "android.view.ViewGroup"
+SCROLL = "android.widget.ScrollView"
+ADD, FIELD = click(945, 250), click(400, 250)
+
+
+def todo(items: list[str], typed: str = "", done: tuple[str, ...] = ()) -> Observation:
+    rows = [view(GROUP, b(0, y, 1080, y + 140),
+                 view(CHECKBOX, b(20, y + 20, 100, y + 120), checkable=True, clickable=True,
+                      checked=title in done),
+                 view(TEXT, b(120, y + 20, 800, y + 120), text=title),
+                 view(GROUP, b(900, y + 20, 1040, y + 120),
+                      view(TEXT, b(930, y + 40, 1010, y + 100), text="\ue872"), clickable=True))
+            for y, title in ((400 + 150 * k, t) for k, t in enumerate(items))]
+    return screen(view(TEXT, b(40, 80, 1040, 160), text="My tasks"),
+                  view(EDIT, b(40, 200, 800, 300), text=typed, clickable=True),
+                  view(GROUP, b(850, 200, 1040, 300), view(TEXT, b(870, 220, 1020, 280),
+                                                           text="ADD"), clickable=True),
+                  view(SCROLL, b(0, 380, 1080, 1800), view(GROUP, b(0, 380, 1080, 1800), *rows),
+                       scrollable=True), activity=".MainActivity")
+
+
+def remove(k: int) -> object:
+    return click(970, 470 + 150 * k)
+
+
+def tick(k: int) -> object:
+    return click(60, 470 + 150 * k)
+
+
+def instructions() -> list[str]:
+    compiled = compile_app(traces(episode(
+        "e0", todo(["Milk", "Eggs"]), FIELD, todo(["Milk", "Eggs"]), type_("Bread"),
+        todo(["Milk", "Eggs"], "Bread"), ADD, todo(["Milk", "Eggs", "Bread"]), tick(1),
+        todo(["Milk", "Eggs", "Bread"], done=("Eggs",)), remove(0),
+        todo(["Eggs", "Bread"], done=("Eggs",)))))
+    assert any(v.kind == "collection" and v.name.startswith("view_group")
+               for v in compiled.spec.state)  # the list's name says only its class
+    return [t.instruction for t in synthesize(compiled.spec, None).tasks]
+
+
+def test_a_list_without_ids_holds_items_titled_and_checked() -> None:
+    said = instructions()
+    assert 'Add an item titled "{title}"' in said
+    assert 'Delete the item "{title}"' in said
+    assert 'Mark the item "{title}" as checked' in said
+    assert "How many items are there?" in said
+    assert not [s for s in said if "group" in s or "text view" in s or " as check" in s
+                and "checked" not in s]
+
+
+def test_field_words_of_class_named_fields() -> None:
+    assert nm.field_words("item", "check_box") == "checked"
+    assert nm.field_words("item", "switch_compat_2") == "checked"
+    assert nm.field_words("item", "text_view_3") == "text"
+    assert nm.field_words("note", "note_title") == "title"  # names that say something stay
+    assert nm.field_words("task", "done_check") == "done check"
+
+
+def test_articles() -> None:
+    assert [f"{nm.article(n)} {n}" for n in ("item", "alarm", "note", "user", "event", "unit")] \
+        == ["an item", "an alarm", "a note", "a user", "an event", "a unit"]
