@@ -24,7 +24,10 @@ SWITCH_CLASSES = ("Switch", "ToggleButton", "CompoundButton", "SwitchCompat")
 
 
 def tokens(name: str) -> list[str]:
-    return [t for t in re.split(r"[_\W]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if t]
+    """The words of an identifier: split at "_", case changes and where letters meet digits
+    ("noteTitle2" -> note, title, 2; Android's own "text1" -> text, 1)."""
+    split = re.sub(r"([a-zA-Z])(\d)", r"\1_\2", re.sub(r"([a-z])([A-Z])", r"\1_\2", name))
+    return [t for t in re.split(r"[_\W]+", split.lower()) if t]
 
 
 def singular(word: str) -> str:
@@ -76,7 +79,7 @@ def field_words(noun: str, field: str) -> str:
     resource ids name them) is "checked" for a box and "text" for a text."""
     skip = set(noun.split()) | {singular(w) for w in noun.split()} | NOISE
     words = [t for t in tokens(field) if t not in skip and not t.isdigit()]
-    if words and set(words) <= CHECK_CLASS_WORDS:
+    if words and set(words) <= CHECK_CLASS_WORDS | {"on"}:  # "text1_on": a text's own box
         return "checked"
     if not words and meaningful(field) is None:
         return "text"
@@ -85,11 +88,13 @@ def field_words(noun: str, field: str) -> str:
 
 def list_noun(app: AppSpec, collection: str) -> str:
     """The noun of a collection's records: from its variable's name ("note_list_items" ->
-    "note"), or "item" where no widget showing the list has a resource id, since its name then
-    says only the container's class ("view_group_2_items")."""
+    "note"), or "item" where no widget showing the list has a resource id of the app's own:
+    its name then says only the container's class ("view_group_2_items") or the framework's
+    role for it (`android:id/list`, an AlertDialog's `android:id/select_dialog_listview`)."""
     ids = [w.resource_id for _, w, _ in widgets(app)
            if w.list is not None and w.list.collection == collection]
-    return collection_noun(collection) if any(ids) or not ids else "item"
+    own = [i for i in ids if i and not i.startswith("android:")]
+    return collection_noun(collection) if own or not ids else "item"
 
 
 def id_field(fields: list[tuple[str, str]]) -> str | None:

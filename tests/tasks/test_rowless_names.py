@@ -66,8 +66,29 @@ def test_field_words_of_class_named_fields() -> None:
     assert nm.field_words("item", "check_box") == "checked"
     assert nm.field_words("item", "switch_compat_2") == "checked"
     assert nm.field_words("item", "text_view_3") == "text"
+    assert nm.field_words("item", "text1") == "text"  # android.R.id.text1 of a simple row
+    assert nm.field_words("item", "text1_on") == "checked"  # a CheckedTextView's own flag
     assert nm.field_words("note", "note_title") == "title"  # names that say something stay
     assert nm.field_words("task", "done_check") == "done check"
+
+
+def framework(ids: str) -> Observation:
+    """A ListActivity's list (`android:id/list`) of simple rows (`android:id/text1`)."""
+    rows = [view(TEXT, b(0, 300 + 150 * k, 1080, 440 + 150 * k), text=t, clickable=True)
+            for k, t in enumerate(("Alpha", "Beta", "Gamma"))]
+    node = view("android.widget.ListView", b(0, 300, 1080, 1800),
+                *[r.model_copy(update={"resource_id": "android:id/text1"}) for r in rows],
+                scrollable=True)
+    return screen(node.model_copy(update={"resource_id": ids}), activity=".ListActivity")
+
+
+def test_framework_ids_say_no_noun() -> None:
+    assert nm.tokens("noteTitle2") == ["note", "title", "2"]
+    for ids, noun in (("android:id/list", "item"), ("com.example.tiny:id/recipes", "recipe")):
+        compiled = compile_app(traces(episode("e0", framework(ids), click(500, 370),
+                                              framework(ids))))
+        coll = next(v.name for v in compiled.spec.state if v.kind == "collection")
+        assert nm.list_noun(compiled.spec, coll) == noun
 
 
 def test_articles() -> None:
