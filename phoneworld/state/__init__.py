@@ -18,6 +18,7 @@ from phoneworld.state.infer import (
 )
 from phoneworld.state.schema import Schema, discover
 from phoneworld.state.sentences import Sentences
+from phoneworld.state.radio import radio_rules
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
     Tracked, below, closed_over, closes, enters, entry_label, initial_state, navigation, track,
@@ -65,6 +66,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         for branch in _plan(schema, screen_vars, group, dropped, outvoted):
             rules.append(_rule(schema, branch, tracked))
     rules += untried_rules(abstraction, graph, rules)
+    rules = radio_rules(abstraction, schema, rules)
     return StateModel(
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),

@@ -265,19 +265,32 @@ def neighbour_values(d: Draft, facts: AppFacts, state: Raw) -> dict[str, bool]:
     """Where the draft sets a flag that one tap moves together with a neighbour and another tap
     moves that neighbour alone (two storage boxes a swap exchanges, one of which another button
     clears): the neighbour is state of its own, so the rule names the value it ends at, the one
-    every tap that leaves the target as asked leaves it at. A neighbour only ever moved with the
-    target (a radio button's) stays unpinned, as do those such taps disagree on."""
-    taps = [_flag_ends(t.effects, state) for t in facts.app.transitions
+    every tap that leaves the target as asked leaves it at. So is a neighbour every such tap sets
+    to one value whatever it was (a radio group's other buttons, which the target's tap clears):
+    left unpinned, a near miss that ticks one the solution never touched would pass. A neighbour
+    only ever toggled with the target (a swap's other side) stays unpinned, as do those such
+    taps disagree on."""
+    taps = [(_flag_ends(t.effects, state), _set_to(t.effects)) for t in facts.app.transitions
             if t.screen in facts.reachable]
     seen: dict[str, set[bool]] = {}
+    toggled: set[str] = set()
     for target, want in _wanted(d).items():
-        alone = {n for ends in taps if target not in ends for n in ends}
-        near = (facts.coupled.get(target, frozenset()) & alone) - set(d.targets)
-        for ends in taps:
+        alone = {n for ends, _ in taps if target not in ends for n in ends}
+        near = facts.coupled.get(target, frozenset()) - set(d.targets)
+        for ends, fixed in taps:
             if ends.get(target) is want:
                 for n in near & set(ends):
                     seen.setdefault(n, set()).add(ends[n])
+                    if n not in fixed:
+                        toggled.add(n)
+        seen = {n: v for n, v in seen.items() if n in alone or n not in toggled}
     return {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
+
+
+def _set_to(effects: Any) -> set[str]:
+    """The flag variables a transition sets to a value whatever they were."""
+    return {e.ref.name for e in effects if e.kind == "set" and getattr(e.ref, "kind", "") == "var"
+            and e.value.kind == "lit" and isinstance(e.value.value, bool)}
 
 
 def _flag_ends(effects: Any, state: Raw) -> dict[str, bool]:

@@ -274,13 +274,19 @@ def is_checkbox(w: Widget) -> bool:
                                         "MaterialCheckBox")
 
 
+def is_radio(w: Widget) -> bool:
+    """A radio button (RadioButton, AppCompatRadioButton, MaterialRadioButton): a tap only
+    selects it, and choosing another clears it."""
+    return w.cls.endswith("RadioButton")
+
+
 def flag_phrase(w: Widget, label: str, on: bool, where: str = "") -> str:
     """"Turn on Dark mode", "Check "Vibrate"", "Select "5 minutes"" and their opposites; with
     `where` (`place`: a box with no label of its own), "Check the box on the 7th image"."""
     short = w.cls.rsplit(".", 1)[-1]
     if is_switch(w):
         return f"Turn {'on' if on else 'off'} {where or label}"
-    if short == "RadioButton":
+    if is_radio(w):
         return (f"Select {where or quoted(label)}" if on
                 else f"Clear {where}" if where else f"Clear the option {quoted(label)}")
     return f"{'Check' if on else 'Uncheck'} {where or quoted(label)}"

@@ -259,12 +259,14 @@ def _setting(name: str, label: str, where: str, w: Widget | None, on: bool, seed
 
 def settings(facts: AppFacts) -> Iterator[Draft]:
     """Each flag set away from its start value; a switch or a checkbox also back, from a seeded
-    start (a radio button cannot be cleared by a tap). A checkbox's way back comes after every
-    flag's first task, so that the per-kind cap keeps the variety."""
+    start (a radio button cannot be cleared by a tap: the one checked at the start is left to
+    the tasks that select another). A checkbox's way back comes after every flag's first task,
+    so that the per-kind cap keeps the variety."""
     later: list[Draft] = []
     for name, label, where, w in _flag_vars(facts):
         init = bool(facts.start.get(name, False))
-        yield _setting(name, label, where, w, not init, {})
+        if not (init and w is not None and nm.is_radio(w)):
+            yield _setting(name, label, where, w, not init, {})
         back = _setting(name, label, where, w, init, {name: not init})
         if w is not None and nm.is_switch(w):
             yield back
