@@ -273,17 +273,20 @@ def neighbour_values(d: Draft, facts: AppFacts, state: Raw) -> dict[str, bool]:
     taps = [(_flag_ends(t.effects, state), _set_to(t.effects)) for t in facts.app.transitions
             if t.screen in facts.reachable]
     seen: dict[str, set[bool]] = {}
-    toggled: set[str] = set()
     for target, want in _wanted(d).items():
         alone = {n for ends, _ in taps if target not in ends for n in ends}
         near = facts.coupled.get(target, frozenset()) - set(d.targets)
+        ends_at: dict[str, set[bool]] = {}
+        toggled: set[str] = set()
         for ends, fixed in taps:
             if ends.get(target) is want:
                 for n in near & set(ends):
-                    seen.setdefault(n, set()).add(ends[n])
+                    ends_at.setdefault(n, set()).add(ends[n])
                     if n not in fixed:
                         toggled.add(n)
-        seen = {n: v for n, v in seen.items() if n in alone or n not in toggled}
+        for n, values in ends_at.items():
+            if n in alone or n not in toggled:
+                seen.setdefault(n, set()).update(values)
     return {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
 
 

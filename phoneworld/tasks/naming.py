@@ -181,6 +181,21 @@ def widget_label(w: Widget, parent: Widget | None) -> str:
 SMALL_CONTAINER = 4  # children of a parent that holds a field and its label (and a clear button)
 
 
+def number_label(app: AppSpec, var: str) -> str | None:
+    """What an instruction calls a number variable: its name when that says something
+    ("streak_text_view" -> "streak"), else the short label beside the text showing it in a small
+    container (a "Quantity" row's "-", "2", "+" in an app without resource ids), else None."""
+    named = meaningful(var)
+    if named:
+        return named
+    bound = bound_widget(app, var, "text")
+    if bound is None or bound[2] is None or len(bound[2].children) > SMALL_CONTAINER:
+        return None  # in a page of many views a text beside it is as often the page's title
+    near = widget_label(bound[1], bound[2])
+    plain = near[:1].isalpha() and not any(ch.isdigit() or ch in "…:" for ch in near)
+    return near.lower() if label_like(near) and plain else None
+
+
 def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows: str = ""
                 ) -> str:
     """How an instruction names a text field: its resource id or description when they say

@@ -288,7 +288,7 @@ def counters(facts: AppFacts) -> Iterator[Draft]:
             init = facts.start.get(name)
             if not isinstance(init, int) or isinstance(init, bool):
                 continue
-            label = nm.meaningful(name)
+            label = nm.number_label(facts.app, name)
             if label is None:
                 continue
             yield Draft("counter", f"{label}_{'up' if d > 0 else 'down'}",

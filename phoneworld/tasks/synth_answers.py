@@ -119,7 +119,7 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
             text = (f"Is {where or label} turned on?" if nm.is_switch(bound[1])
                     else f"Is {where or nm.quoted(label)} checked?")
         else:
-            label = nm.meaningful(v.name)
+            label = nm.number_label(app, v.name)
             if label is None or not isinstance(init, int) or isinstance(init, bool):
                 continue
             text = f"What is the {label}?"

@@ -94,3 +94,26 @@ def test_framework_ids_say_no_noun() -> None:
 def test_articles() -> None:
     assert [f"{nm.article(n)} {n}" for n in ("item", "alarm", "note", "user", "event", "unit")] \
         == ["an item", "an alarm", "a note", "a user", "an event", "a unit"]
+
+
+def cart(n: int) -> Observation:
+    """A quantity stepper as React Native lays it out: a label, "-", the number, "+"."""
+    return screen(view(TEXT, b(40, 80, 1040, 160), text="Cart"),
+                  view(GROUP, b(0, 300, 1080, 420),
+                       view(TEXT, b(40, 320, 400, 400), text="Quantity"),
+                       view(GROUP, b(500, 320, 600, 400), view(TEXT, b(520, 330, 580, 390),
+                                                               text="-"), clickable=True),
+                       view(TEXT, b(620, 320, 700, 400), text=str(n)),
+                       view(GROUP, b(720, 320, 820, 400), view(TEXT, b(740, 330, 800, 390),
+                                                               text="+"), clickable=True)),
+                  activity=".CartActivity")
+
+
+def test_a_number_without_an_id_is_named_by_its_label() -> None:
+    plus, minus = click(770, 360), click(550, 360)
+    compiled = compile_app(traces(episode("e0", cart(1), plus, cart(2), plus, cart(3), minus,
+                                          cart(2), minus, cart(1))))
+    assert [v.kind for v in compiled.spec.state] == ["number"]  # named after its class
+    said = [t.instruction for t in synthesize(compiled.spec, None).tasks]
+    assert "Increase the quantity by 1" in said and "Decrease the quantity by 1" in said
+    assert "What is the quantity?" in said
