@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,18 +232,25 @@ def _key(kind: str, screen: str, node: TemplateNode, rows: dict[str, _Row]) -> t
     return (kind, node.resource_id, row)
 
 
+def _by_id(root: TemplateNode, keep: Callable[[str], bool]
+           ) -> tuple[dict[str, TemplateNode], dict[str, list[TemplateNode]]]:
+    """The parent of each node outside lists, and those nodes by resource id, for the ids `keep`
+    accepts."""
+    nodes = _outside_lists(root)
+    by_id: dict[str, list[TemplateNode]] = defaultdict(list)
+    for node in nodes:
+        if keep(node.resource_id):
+            by_id[node.resource_id].append(node)
+    return {c.wid: n for n in nodes for c in n.children}, by_id
+
+
 def _row_depths(abstraction: Abstraction) -> dict[str, int]:
     """Resource id -> how many levels up from a widget of that id its row reaches, for the ids
     that some screen shows more than once outside lists: the fewest levels up to the highest
     ancestor holding no other widget of the id, over every such widget."""
     depths: dict[str, int] = {}
     for screen in abstraction.screens:
-        nodes = _outside_lists(screen.root)
-        parent = {c.wid: n for n in nodes for c in n.children}
-        by_id: dict[str, list[TemplateNode]] = defaultdict(list)
-        for node in nodes:
-            if node.resource_id:
-                by_id[node.resource_id].append(node)
+        parent, by_id = _by_id(screen.root, lambda rid: bool(rid))
         for rid, same in by_id.items():
             if len(same) < 2:
                 continue
@@ -260,12 +268,7 @@ def _rows(screen: str, root: TemplateNode, depths: dict[str, int],
     """wid -> the row of each widget outside lists whose resource id repeats somewhere
     (`_row_depths`): its row's label where every widget of the id on this screen has one of its
     own, else its place among them in reading order."""
-    nodes = _outside_lists(root)
-    parent = {c.wid: n for n in nodes for c in n.children}
-    by_id: dict[str, list[TemplateNode]] = defaultdict(list)
-    for node in nodes:
-        if node.resource_id in depths:
-            by_id[node.resource_id].append(node)
+    parent, by_id = _by_id(root, lambda rid: rid in depths)
     out: dict[str, _Row] = {}
     for rid, same in by_id.items():
         same.sort(key=lambda n: (n.bounds.y1, n.bounds.x1))

@@ -45,9 +45,12 @@ def _p(name: str) -> Raw:
     return {"param": name}
 
 
+NAMING_FIELDS = ("title", "name", "text")  # a record's field that names it: "titled", "Rename"
+
+
 def _named(noun: str, field: str, param: str) -> str:
     attr = nm.field_words(noun, field)
-    if attr in ("title", "name", "text"):
+    if attr in NAMING_FIELDS:
         return f"{'named' if attr == 'name' else 'titled'} \"{{{param}}}\""
     return f"with {attr} \"{{{param}}}\""
 
@@ -130,7 +133,7 @@ def edits(facts: AppFacts) -> Iterator[Draft]:
 def _edit(c: Collection, field: str) -> Draft:
     coll, idf, attr = c.var.name, c.id_field or field, nm.field_words(c.noun, field)
     if field == idf:
-        verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in ("title", "name", "text")
+        verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in NAMING_FIELDS
                 else f'Change the {attr} of the {c.noun} "{{old}}" to "{{new}}"')
         return Draft("edit", f"{c.noun}_{attr}", verb, [
             {"exists": {"collection": coll, "where": {field: _p("new")}}},
