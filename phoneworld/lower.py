@@ -78,8 +78,10 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
         coll = lists[(screen, t.wid)]
         item = _widget(screen, t.item, bindings, lists, fields, acting,
                        _field_map(t.item, fields.get(coll, {})))
+        empty = None if t.empty is None else _widget(screen, t.empty, {}, {}, {}, set())
         list_spec = ListSpec(collection=coll, item=item, pitch=max(1, t.pitch),
-                             max_visible=max(1, t.max_visible))
+                             max_visible=max(1, t.max_visible), empty=empty,
+                             empty_replaces=t.empty_replaces)
     children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields)
                      for c in t.children)
     traits = traits_of(t)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from phoneworld.abstract.shape import ShapeIndex, anchor_key
+from phoneworld.abstract.shape import ShapeIndex, anchor_key, learn_empty_slots
 from phoneworld.abstract.templates import build_template, read_observation
 from phoneworld.ir.base import SourceRef
 from phoneworld.ir.screens import Abstraction, ScreenReading, ScreenTemplate
@@ -31,6 +31,11 @@ def abstract(traces: TraceSet) -> Abstraction:
     observations = [(e, s.index, s.observation) for e, ep in enumerate(traces.episodes)
                     for s in ep.steps]
     index = ShapeIndex.learn([obs.root for _, _, obs in observations])
+    index.empty = learn_empty_slots(index, [obs.root for _, _, obs in observations])
+    if index.empty:  # read each observation with its hidden empty lists in place (`fill`)
+        filled: dict[int, Observation] = {}
+        observations = [(e, i, filled.setdefault(id(obs), index.fill(obs)))
+                        for e, i, obs in observations]
 
     groups: dict[str, list[tuple[int, int, Observation]]] = defaultdict(list)
     order: list[str] = []
@@ -74,22 +79,25 @@ def abstract(traces: TraceSet) -> Abstraction:
                 index, by_shape[index.screen_shape(obs)], obs, e, i)
         return base.model_copy(update={"episode": e, "step": i})
 
-    readings = tuple(
-        tuple(read_step(e, s.index, s.observation) for s in ep.steps)
-        for e, ep in enumerate(traces.episodes)
-    )
+    per_episode: list[list[ScreenReading]] = [[] for _ in traces.episodes]
+    for e, i, obs in observations:
+        per_episode[e].append(read_step(e, i, obs))
+    readings = tuple(tuple(r) for r in per_episode)
     return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
-                       list_shapes=dict(sorted(index.lists.items())), follows=traces.follows())
+                       list_shapes=dict(sorted(index.lists.items())),
+                       empty_slots=dict(sorted(index.empty.items())), follows=traces.follows())
 
 
 class Reader:
     """Reads observations that were not part of the build (held-out) through the known screens."""
 
     def __init__(self, abstraction: Abstraction) -> None:
-        self.index = ShapeIndex(lists=dict(abstraction.list_shapes))
+        self.index = ShapeIndex(lists=dict(abstraction.list_shapes),
+                                empty=dict(abstraction.empty_slots))
         self.screens = {s.signature: s for s in abstraction.screens}
 
     def read(self, observation: Observation, episode: int = -1, step: int = -1) -> ScreenReading:
+        observation = self.index.fill(observation)
         screen = self.screens.get(self.index.screen_shape(observation))
         if screen is None:
             return ScreenReading(episode=episode, step=step, screen="")

@@ -10,6 +10,12 @@ where some show an optional child (a badge, a subtitle) and others do not: one i
 the fullest row. A pool of numbered views (`letter1`, `letter2`, ... of one class, as a word
 game's answer slots) has one shape however many of them are shown: the app shows as many as its
 data needs.
+
+A list the app hides while it is empty, showing a message in its place ("No notes yet": the
+RecyclerView gone, a TextView shown), is one screen with the list empty (`learn_empty_slots`,
+`ShapeIndex.fill`): before, the empty and the filled page were two screens, so adding the first
+record read as a move to another screen with records out of nowhere, and deleting the last as a
+rule on that record's title.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from phoneworld.ir.screens import EmptySlot
 from phoneworld.ir.trace import Observation, ViewNode
 
 LIST_CLASSES = ("ListView", "RecyclerView", "GridView", "ExpandableListView")
@@ -96,6 +103,7 @@ class ShapeIndex:
 
     lists: dict[str, str] = field(default_factory=dict)
     rows: frozenset[str] = frozenset()  # list anchors whose items are told by the row alone
+    empty: dict[str, EmptySlot] = field(default_factory=dict)  # parent anchor -> `EmptySlot`
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -145,6 +153,38 @@ class ShapeIndex:
     def screen_shape(self, obs: Observation) -> str:
         """A screen's identity: the package, the foreground activity and the tree's shape."""
         return _digest(obs.package, obs.activity or "", self.shape(obs.root))
+
+    def fill(self, obs: Observation) -> Observation:
+        """`obs` with every placeholder of an `empty` slot replaced by the slot's list container
+        with no items (dropped where the container is shown too): the observation as the screen
+        it is, its list empty. Unchanged when it shows none."""
+        if not self.empty:
+            return obs
+        root = self._fill(obs.root, "")
+        return obs if root is obs.root else obs.model_copy(update={"root": root})
+
+    def _fill(self, node: ViewNode, parent: str) -> ViewNode:
+        anchor = anchor_key(node, parent)
+        if anchor in self.lists or not node.children:
+            return node
+        kids = [self._fill(c, anchor) for c in node.children]
+        slot = self.empty.get(anchor)
+        if slot is not None:
+            shown = {id(c) for c in visible_children(node)}
+            holder = self.shape(slot.filler, anchor)
+            has_list = any(self.shape(c, anchor) == holder for c in node.children if id(c) in shown)
+            out = []
+            for old, new in zip(node.children, kids):
+                if id(old) in shown and self.shape(old, anchor) in slot.placeholders:
+                    if not has_list:
+                        out.append(slot.filler)
+                        has_list = True
+                    continue
+                out.append(new)
+            kids = out
+        if len(kids) == len(node.children) and all(a is b for a, b in zip(kids, node.children)):
+            return node
+        return node.model_copy(update={"children": tuple(kids)})
 
 
 @dataclass
@@ -206,6 +246,143 @@ def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
             votes.children[anchor].update(shapes)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
     return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
+
+
+def learn_empty_slots(index: ShapeIndex, roots: list[ViewNode]) -> dict[str, EmptySlot]:
+    """The parents whose list the app hides while it is empty, and what it shows in its place.
+
+    Under one parent, a placeholder is a child that shows text, holds nothing a user can act on
+    and is small (a message, an icon with a caption), seen where the parent's other children are
+    those of an observation showing the list with records, either in the list container's place
+    (the container gone) or beside it with the list empty; never beside a list with records, and
+    never on a screen with text in an editable field: a list emptied under a typed text is a
+    search with no results ("HelloWorld", DroidBot's input), its records all still there.
+    The list container may sit in wrappers of one child each (a SwipeRefreshLayout). Both the
+    list container and the placeholder carry a resource id: without ids (React Native, Compose)
+    the parents of different screens share one anchor, and a screen's lone label would read as
+    the message standing for another screen's list. A parent with two such lists is left as it
+    is (which list would the message stand for?)."""
+    variants: dict[str, dict[tuple[str, ...], _Variant]] = defaultdict(dict)
+    for root in roots:
+        typed = any(n.editable and n.text.strip() for n in root.walk())
+        _parents(index, root, "", variants, typed)
+    out: dict[str, EmptySlot] = {}
+    for anchor, seen in variants.items():
+        if len(seen) < 2:
+            continue
+        slot = _slot(index, anchor, seen)
+        if slot is not None:
+            out[anchor] = slot
+    return out
+
+
+def _parents(index: ShapeIndex, node: ViewNode, parent: str,
+             variants: dict[str, dict[tuple[str, ...], _Variant]], typed: bool) -> None:
+    anchor = anchor_key(node, parent)
+    if anchor in index.lists:
+        return
+    kids = visible_children(node)
+    if kids:
+        key = tuple(index.shape(k, anchor) for k in kids)
+        variant = variants[anchor].setdefault(key, _Variant(kids))
+        variant.typed = variant.typed or typed
+        for shape, kid in zip(key, kids):
+            if shape not in variant.holders and (_records(index, kid, anchor) or 0) > 0:
+                variant.holders[shape] = kid
+        for k in kids:
+            _parents(index, k, anchor, variants, typed)
+
+
+@dataclass
+class _Variant:
+    """The children one parent showed in one arrangement of child shapes: the first observation's,
+    and per list container (or its wrapper) shape, one shown with records."""
+
+    kids: tuple[ViewNode, ...]
+    holders: dict[str, ViewNode] = field(default_factory=dict)
+    typed: bool = False  # seen on a screen with text in an editable field
+
+
+def _records(index: ShapeIndex, node: ViewNode, parent: str) -> int | None:
+    """How many items the list `node` is (or wraps through one-child views) shows; None when it
+    is no list's container."""
+    anchor = anchor_key(node, parent)
+    while anchor not in index.lists:
+        kids = visible_children(node)
+        if len(kids) != 1:
+            return None
+        node, anchor = kids[0], anchor_key(kids[0], anchor)
+    return len(visible_children(node))
+
+
+MAX_PLACEHOLDER_NODES = 6
+_ACTING = ("clickable", "long_clickable", "checkable", "scrollable", "focused")
+
+
+def _placeholder(node: ViewNode) -> bool:
+    nodes = node.walk()
+    return (len(nodes) <= MAX_PLACEHOLDER_NODES and any(n.text.strip() for n in nodes)
+            and not any(n.editable or any(getattr(n, a) for a in _ACTING) for n in nodes))
+
+
+def _slot(index: ShapeIndex, anchor: str, seen: dict[tuple[str, ...], _Variant]
+          ) -> EmptySlot | None:
+    holders = {shape: kid for v in seen.values() for shape, kid in v.holders.items()}
+    if len(holders) != 1:
+        return None
+    (holder, container), = holders.items()
+    if not _list_node(index, container, anchor).resource_id:
+        return None
+    full = {key for key, v in seen.items() if v.holders}  # arrangements shown with records
+    found: set[str] = set()
+    refuted: set[str] = set()
+    swaps = inserts = 0
+    for key, v in seen.items():
+        for i, (shape, kid) in enumerate(zip(key, v.kids)):
+            if shape == holder or not kid.resource_id or not _placeholder(kid):
+                continue
+            if key in full or v.typed:
+                refuted.add(shape)
+            elif key[:i] + (holder,) + key[i + 1:] in full:
+                found.add(shape)
+                swaps += 1
+            elif key[:i] + key[i + 1:] in full:
+                found.add(shape)
+                inserts += 1
+    placeholders = tuple(sorted(found - refuted))
+    if not placeholders:
+        return None
+    shown = next(kid for key, v in seen.items() for shape, kid in zip(key, v.kids)
+                 if shape == placeholders[0])
+    return EmptySlot(placeholders=placeholders, filler=_emptied(index, container, anchor),
+                     placeholder=shown, list_anchor=_list_anchor(index, container, anchor),
+                     replaces=swaps >= inserts)
+
+
+def _list_anchor(index: ShapeIndex, node: ViewNode, parent: str) -> str:
+    anchor = anchor_key(node, parent)
+    while anchor not in index.lists:
+        node = visible_children(node)[0]
+        anchor = anchor_key(node, anchor)
+    return anchor
+
+
+def _list_node(index: ShapeIndex, node: ViewNode, parent: str) -> ViewNode:
+    """The list container `node` is or wraps (see `_records`)."""
+    anchor = anchor_key(node, parent)
+    while anchor not in index.lists:
+        node = visible_children(node)[0]
+        anchor = anchor_key(node, anchor)
+    return node
+
+
+def _emptied(index: ShapeIndex, node: ViewNode, parent: str) -> ViewNode:
+    """`node` (a list container or a wrapper of one) with no items."""
+    anchor = anchor_key(node, parent)
+    if anchor in index.lists:
+        return node.model_copy(update={"children": ()})
+    kids = visible_children(node)
+    return node.model_copy(update={"children": (_emptied(index, kids[0], anchor),)})
 
 
 ContentKey = tuple[str, str, str, str, str]

@@ -81,10 +81,15 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
             _build(index, kid, anchor, names, [pk[i] for pk in peer_kids if len(pk) > i])
             for i, kid in enumerate(kids)
         )
+    slot = next((s for s in index.empty.values() if s.list_anchor == anchor), None)
+    empty = None if item_shape is None or slot is None else _build(
+        index, slot.placeholder, parent, names, [slot.placeholder])
+    replaces = slot.replaces if slot is not None else True
     return TemplateNode(
         wid=wid, cls=node.cls, resource_id=node.resource_id, content_desc=node.content_desc,
         package=node.package, text=node.text, checked=node.checked, bounds=node.bounds,
-        **_traits(node, peers), children=children, item=item,
+        **_traits(node, peers), children=children, item=item, empty=empty,
+        empty_replaces=replaces,
         pitch=pitch, max_visible=max_visible,
     )
 

@@ -191,6 +191,8 @@ def _resource_ids(spec: AppSpec, kpkg: str) -> list[str]:
             walk(c)
         if w.list is not None:
             walk(w.list.item)
+            if w.list.empty is not None:
+                walk(w.list.empty)
 
     for s in spec.screens:
         walk(s.root)

@@ -148,8 +148,10 @@ class ScreenLayout:
         if w.list is not None:
             lst = w.list
             item = self._container(lst.item)
+            empty = "" if lst.empty is None else (f", empty = {self._child(lst.empty)}, "
+                                                  f"emptyReplaces = {str(lst.empty_replaces).lower()}")
             args.append(f"list = ListSpec({kt(lst.collection)}, pitch = {lst.pitch}, "
-                        f"maxVisible = {max(0, lst.max_visible)}, item = {item}())")
+                        f"maxVisible = {max(0, lst.max_visible)}, item = {item}(){empty})")
         body = "Widget(\n" + ",\n".join(" " * 8 + a for a in args) + "\n" + " " * 4 + ")"
         self.out.functions[slot] = Function(name, "Widget", f"{w.wid} ({w.cls})", body,
                                             BODY if on_path else "")

@@ -42,6 +42,8 @@ def _walk(w: Widget, in_item: bool, req: set[Key], opt: set[Key], texts: set[Tex
         _walk(ch, in_item, req, opt, texts)
     if w.list is not None:
         _walk(w.list.item, True, req, opt, texts)
+        if w.list.empty is not None:  # shown only while the list is empty
+            _walk(w.list.empty, True, req, opt, texts)
 
 
 class ScreenMatcher:

@@ -206,6 +206,11 @@ class ListSpec(Frozen):
     item: Widget
     pitch: int  # pixels between the tops of consecutive items (vertical lists)
     max_visible: int
+    # what the app shows while the collection has no records ("No notes yet"), with its own
+    # bounds: in the container's place (`empty_replaces`: the app hides the empty list) or
+    # inside it; None: the container stays, empty
+    empty: Widget | None = None
+    empty_replaces: bool = True
 
 
 class Widget(WidgetTraits):

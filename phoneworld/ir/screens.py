@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from phoneworld.ir.base import Bounds, Frozen, SourceRef, WidgetTraits
+from phoneworld.ir.trace import ViewNode
 
 
 class TemplateNode(WidgetTraits):
@@ -24,6 +25,8 @@ class TemplateNode(WidgetTraits):
     bounds: Bounds
     children: tuple[TemplateNode, ...] = ()
     item: TemplateNode | None = None  # set on list containers: the template of one item
+    empty: TemplateNode | None = None  # list containers: what shows while the list is empty
+    empty_replaces: bool = True  # ... in the container's place (else inside it)
     pitch: int = 0  # list containers: distance between item tops in the representative observation
     max_visible: int = 0
 
@@ -80,11 +83,24 @@ class ScreenReading(Frozen):
     boxes: tuple[HitBox, ...] = ()
 
 
+class EmptySlot(Frozen):
+    """Where a list's container sits under one parent, what the app shows in its place while the
+    list is empty (`abstract.shape.learn_empty_slots`): the placeholders' shapes, and the
+    container with no items that stands in for a placeholder when reading such an observation."""
+
+    placeholders: tuple[str, ...]
+    filler: ViewNode
+    placeholder: ViewNode  # one placeholder as recorded: what the mock shows for the empty list
+    list_anchor: str  # the list container's anchor
+    replaces: bool = True  # the container is gone while the placeholder shows (else beside it)
+
+
 class Abstraction(Frozen):
     app: str
     screens: tuple[ScreenTemplate, ...]
     readings: tuple[tuple[ScreenReading, ...], ...]  # per episode, per step
     list_shapes: dict[str, str] = Field(default_factory=dict)  # list anchor -> item shape digest
+    empty_slots: dict[str, EmptySlot] = Field(default_factory=dict)  # parent anchor -> its slot
     # per episode, the index of the episode it follows (`Episode.follows`) among these readings
     follows: tuple[int | None, ...] = ()
 

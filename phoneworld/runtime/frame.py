@@ -112,6 +112,10 @@ class _Builder:
         if c.shared is not None:
             self.nodes.extend(c.shared_nodes)
             return c.shared
+        lst = c.lst
+        if lst is not None and lst.empty is not None and lst.empty_replaces \
+                and not self.state.get(lst.collection):  # the app hides the empty list
+            return self.node(lst.empty, coll, rec, item, idx, dy)
         text = c.static_text
         if text is None:
             raw = eval_expr(self.app, self.state, c.text, rec)
@@ -140,6 +144,8 @@ class _Builder:
             return
         off = self.offsets.get(c.wid, 0)
         base = len(n.children)
+        if not recs and lst.empty is not None:  # (`empty_replaces` drew it in the list's place)
+            n.children.append(self.node(lst.empty, None, None, None, base, dy))
         for slot in range(min(lst.max_visible, len(recs) - off)):
             ri = off + slot
             if lst.pure:

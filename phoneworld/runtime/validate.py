@@ -74,6 +74,8 @@ class _Checker:
         if w.list is not None:
             self.collection(f"{where}/{w.wid}", w.list.collection)
             self.widget(where, w.list.item, seen)
+            if w.list.empty is not None:
+                self.widget(where, w.list.empty, seen)
 
     def transition(self, t: Transition, wids: dict[str, set[str]]) -> None:
         where = f"transition {t.id}"

@@ -32,6 +32,8 @@ class CList:
     pitch: int
     max_visible: int
     pure: bool = False  # the item template reads only its record: rendered rows can be reused
+    empty: CNode | None = None  # drawn while the collection has no records (`ListSpec.empty`)
+    empty_replaces: bool = True  # ... in the container's place (else inside it)
     editable: bool = False  # the template has an editable widget (so focus matters)
     rows: dict[Any, Any] = field(default_factory=dict)  # row cache, see frame._Builder.items
 
@@ -164,6 +166,8 @@ class TreeCompiler:
             item = self.widget(w.list.item, True)
             lst = CList(w.list.collection, item, w.list.pitch, max(0, w.list.max_visible))
             lst.pure, lst.editable = _row_traits(item)
+            if w.list.empty is not None:
+                lst.empty, lst.empty_replaces = self.widget(w.list.empty), w.list.empty_replaces
         b = w.bounds
         n = CNode(
             wid=w.wid, cls=sanitize(w.cls), resource_id=sanitize(w.resource_id),
@@ -184,7 +188,9 @@ class TreeCompiler:
         )
         n.spills = any(c.spills or not _within(c, n) for c in children) or (
             lst is not None and (lst.item.spills or not _within(
-                lst.item, n, (max(1, lst.max_visible) - 1) * lst.pitch)))
+                lst.item, n, (max(1, lst.max_visible) - 1) * lst.pitch))) or (
+            lst is not None and lst.empty is not None and (
+                lst.empty.spills or not _within(lst.empty, n)))
         _xml_runs(w, n, self.package)
         _line_pieces(n)
         self.nodes[w.wid] = n

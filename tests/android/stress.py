@@ -8,7 +8,7 @@ that first stays (recording that the screen was entered again) and leaves the se
 from __future__ import annotations
 
 from phoneworld.ir.app import (
-    AppSpec, FieldSpec, Guard, ItemField, ListSpec, Lit, RecordRef, RemoveWhereEffect, ScreenSpec,
+    AppSpec, FieldSpec, Guard, ItemField, ListSpec, Lit, RecordRef, RemoveEffect, RemoveWhereEffect, ScreenSpec,
     Selected, SelectEffect, SetEachEffect, SetEffect, StateVar, ToggleEffect, Transition, Var,
     VarRef, Widget,
 )
@@ -78,6 +78,15 @@ def _grown_screen() -> ScreenSpec:
                clickable=True, text=Lit(value="Clear done")),
         Widget(wid="undo_all", cls="android.widget.Button", bounds=_b(0, 300, W, 400),
                clickable=True, text=Lit(value="Mark all not done")),
+        # a list that shows a message while it is empty (its one record is removed by a tap)
+        Widget(wid="pending", cls="androidx.recyclerview.widget.RecyclerView",
+               bounds=_b(0, 500, W, 800), list=ListSpec(
+                   collection="pending", pitch=60, max_visible=5,
+                   item=Widget(wid="pending_row", cls="android.widget.TextView",
+                               bounds=_b(0, 500, W, 560), clickable=True,
+                               text=ItemField(field="title")),
+                   empty=Widget(wid="pending_empty", cls="android.widget.TextView",
+                                bounds=_b(0, 600, W, 660), text=Lit(value="Nothing pending")))),
     ))
     return ScreenSpec(id="s02_grown", name="grown", package=PKG, root=root)
 
@@ -119,6 +128,8 @@ def stress_spec() -> AppSpec:
             Transition(id="t9", screen="s01_detail", action="back", nav="stay",
                        effects=(SetEffect(ref=VarRef(name="entered_detail"),
                                           value=Lit(value="s01_detail:back:")),)),
+            Transition(id="t10", screen="s02_grown", action="click", widget="pending_row",
+                       effects=(RemoveEffect(collection="pending", target="item"),), nav="stay"),
             # a screen the app leaves by itself (a splash): the walk's `wait` takes it
             Transition(id="t7", screen="s02_grown", action="wait", target="s00_big",
                        nav="replace"),
@@ -130,7 +141,9 @@ def stress_spec() -> AppSpec:
                 FieldSpec(name="title", kind="text"), FieldSpec(name="done", kind="flag", default=False),
                 FieldSpec(name="n", kind="number", default=0))),
             StateVar(name="rows_selected", kind="selection", collection="rows"),
+            StateVar(name="pending", kind="collection", fields=(
+                FieldSpec(name="title", kind="text"),)),
         ),
         initial_state={"query": "", "entered_detail": "", "rows": records,
-                       "rows_selected": None},
+                       "rows_selected": None, "pending": [{"title": "Call Bob"}]},
     )

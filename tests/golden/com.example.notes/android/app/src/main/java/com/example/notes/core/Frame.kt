@@ -41,6 +41,11 @@ class Renderer(
     }
 
     private fun node(w: Widget, collection: String?, rec: Rec?, item: Int?, index: Int, dy: Int): Node {
+        val lst = w.list
+        if (lst != null && lst.empty != null && lst.emptyReplaces
+            && state.records(lst.collection).isNullOrEmpty()) {
+            return node(lst.empty, collection, rec, item, index, dy)  // the app hides the empty list
+        }
         val c = Ctx.render(state, rec)
         val raw = w.text.eval(c)
         var text = Values.sanitize(Values.fmt(raw, w.text.format))
@@ -60,6 +65,9 @@ class Renderer(
         val recs = state.records(list.collection) ?: return
         val off = offsets[w.wid] ?: 0
         val base = n.children.size
+        if (recs.isEmpty() && list.empty != null) {
+            n.children.add(node(list.empty, null, null, null, base, dy))
+        }
         val count = Math.min(list.maxVisible, recs.size - off)
         for (slot in 0 until count) {
             val ri = off + slot

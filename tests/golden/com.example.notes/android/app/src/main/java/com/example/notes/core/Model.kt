@@ -51,7 +51,8 @@ sealed class Ref {
     class Selected(val collection: String, val field: String) : Ref()
 }
 
-class ListSpec(val collection: String, val pitch: Int, val maxVisible: Int, val item: Widget)
+class ListSpec(val collection: String, val pitch: Int, val maxVisible: Int, val item: Widget,
+               val empty: Widget? = null, val emptyReplaces: Boolean = true)
 
 object Flags {
     const val CHECKABLE = 1
