@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from phoneworld.ir.app import Choose, Expr, Guard, Selected, Var
+from phoneworld.ir.app import Choose, Count, Expr, Guard, Selected, Var
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
 from phoneworld.ir.model import Binding, ListBinding, Rule, StateModel
 from phoneworld.ir.screens import Abstraction
@@ -51,6 +51,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
     schema, tracked = prepare(abstraction, graph)
     kinds = layout(schema)
     selected = _selected_bindings(schema, kinds, abstraction, tracked)
+    selected.update(_count_bindings(schema, abstraction, tracked, selected))
     # A variable every widget of which reads the selected record instead is not state of its own.
     hidden = {schema.text_vars[k] for k in selected} - {
         v for k, v in schema.text_vars.items() if k not in selected}
@@ -273,6 +274,40 @@ def _selected_bindings(schema: Schema, kinds: StateLayout, abstraction: Abstract
         if (screen, wid) not in out and len(on) == 1 and len(off) == 1 and on != off:
             out[(screen, wid)] = Choose(cond=Selected(collection=coll, field=f),
                                         then=on.pop(), otherwise=off.pop())
+    return out
+
+
+def _count_bindings(schema: Schema, abstraction: Abstraction, tracked: list[list[Tracked]],
+                    taken: dict[tuple[str, str], Expr]) -> dict[tuple[str, str], Expr]:
+    """Numbers that always show how many records a list holds ("3 notes", "Cart (2)") read the
+    count: the number of every reading equals the collection's tracked length, and the number
+    changed. Before, such a number was state of its own, moved by the add and delete taps the
+    recording showed (-1 on "Delete") and by nothing else (adding a record on a path the
+    recording never took left it behind), and it gave tasks of its own ("Decrease the heading
+    by 1")."""
+    collections = [name for name, info in schema.variables.items() if info.kind == "collection"]
+    fits: dict[tuple[str, str], set[str]] = {}
+    shown: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for e, readings in enumerate(abstraction.readings):
+        for i, r in enumerate(readings):
+            state = tracked[e][i].state
+            for (screen, wid), var in schema.text_vars.items():
+                if screen != r.screen or wid not in r.texts or (screen, wid) in taken \
+                        or schema.variables[var].kind != "number":
+                    continue
+                value = state.get(var)
+                if not isinstance(value, int) or isinstance(value, bool):
+                    fits[(screen, wid)] = set()
+                    continue
+                shown[(screen, wid)].add(value)
+                equal = {c for c in collections if isinstance(state.get(c), list)
+                         and len(state[c]) == value}
+                fits[(screen, wid)] = fits.get((screen, wid), equal) & equal
+    out: dict[tuple[str, str], Expr] = {}
+    for key, colls in fits.items():
+        if len(colls) == 1 and len(shown[key]) > 1:
+            var = schema.text_vars[key]
+            out[key] = Count(collection=colls.pop(), fmt=schema.variables[var].fmt)
     return out
 
 
