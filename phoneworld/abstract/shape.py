@@ -319,7 +319,8 @@ MAX_PLACEHOLDER_NODES = 6
 _ACTING = ("clickable", "long_clickable", "checkable", "scrollable", "focused")
 
 
-def _placeholder(node: ViewNode) -> bool:
+def is_placeholder(node: ViewNode) -> bool:
+    """Whether `node` can be the message an empty list shows: text, small, nothing to act on."""
     nodes = node.walk()
     return (len(nodes) <= MAX_PLACEHOLDER_NODES and any(n.text.strip() for n in nodes)
             and not any(n.editable or any(getattr(n, a) for a in _ACTING) for n in nodes))
@@ -339,7 +340,7 @@ def _slot(index: ShapeIndex, anchor: str, seen: dict[tuple[str, ...], _Variant]
     swaps = inserts = 0
     for key, v in seen.items():
         for i, (shape, kid) in enumerate(zip(key, v.kids)):
-            if shape == holder or not kid.resource_id or not _placeholder(kid):
+            if shape == holder or not kid.resource_id or not is_placeholder(kid):
                 continue
             if key in full or v.typed:
                 refuted.add(shape)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from phoneworld.abstract.shape import ShapeIndex, anchor_key, numbered_pool, visible_children
+from phoneworld.abstract.shape import (
+    ShapeIndex, anchor_key, is_placeholder, numbered_pool, visible_children,
+)
 from phoneworld.ir.base import traits_of
 from phoneworld.ir.screens import HitBox, ItemReading, ScreenReading, ScreenTemplate, TemplateNode
 from phoneworld.ir.trace import Observation, ViewNode
@@ -85,6 +87,10 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     empty = None if item_shape is None or slot is None else _build(
         index, slot.placeholder, parent, names, [slot.placeholder])
     replaces = slot.replaces if slot is not None else True
+    if item is not None and empty is None:
+        inner = _inner_placeholder(item, peers)
+        if inner is not None:
+            empty, replaces = _build(index, inner, anchor, names, [inner]), False
     return TemplateNode(
         wid=wid, cls=node.cls, resource_id=node.resource_id, content_desc=node.content_desc,
         package=node.package, text=node.text, checked=node.checked, bounds=node.bounds,
@@ -92,6 +98,22 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
         empty_replaces=replaces,
         pitch=pitch, max_visible=max_visible,
     )
+
+
+def _inner_placeholder(item: TemplateNode, peers: list[ViewNode]) -> ViewNode | None:
+    """The message a list shows as its one row while it has no records ("No notes yet" drawn by
+    the adapter): a child not of the items' class and id, alone in the list, with text and
+    nothing to act on, and never shown beside a record (a header or a footer is)."""
+    kind = (item.cls, item.resource_id)
+    found = None
+    for p in peers:
+        kids = visible_children(p)
+        foreign = [k for k in kids if (k.cls, k.resource_id) != kind]
+        if foreign and len(foreign) < len(kids):
+            return None
+        if len(kids) == 1 and foreign and found is None and is_placeholder(foreign[0]):
+            found = foreign[0]
+    return found
 
 
 # What a widget can do is what any observation saw it do: a button disabled until a field is filled
@@ -167,7 +189,11 @@ def _read(index: ShapeIndex, t: TemplateNode, node: ViewNode, parent: str, acc: 
     acc.boxes.append(_box(t, node, None, None))
     if t.item is not None:
         records = acc.lists.setdefault(t.wid, [])
-        for k, child in enumerate(visible_children(node)):
+        kind = (t.item.cls, t.item.resource_id)
+        for child in visible_children(node):
+            if (child.cls, child.resource_id) != kind:
+                continue  # a header, a footer, the message of an empty list: no record
+            k = len(records)
             texts: dict[str, str] = {}
             checked: dict[str, bool] = {}
             _read_item(t.item, child, k, t.wid, texts, checked, acc.boxes)

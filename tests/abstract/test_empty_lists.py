@@ -18,11 +18,15 @@ FAB, SAVE, FIELD = click(960, 1720), click(920, 1720), click(500, 260)
 
 
 def notes(items: list[str], *, message: str | None = None, keep_list: bool = False,
-          button_in_message: bool = False) -> Observation:
+          button_in_message: bool = False, inside: bool = False) -> Observation:
     """The notes page: its records, or while there are none a message in the list's place (or
-    beside the emptied list with `keep_list`)."""
+    beside the emptied list with `keep_list`, or as the list's one row with `inside`)."""
     if items:
         body = [row_list(*items, removable=True)]
+    elif inside:
+        body = [view(RECYCLER, b(0, 200, 1080, 1600),
+                     view(TEXT, b(40, 700, 1040, 800), id="empty_text", text="No notes yet"),
+                     id="list", scrollable=True)]
     else:
         inner = [view(TEXT, b(40, 700, 1040, 800), id="empty_text", text=message or "No notes yet")]
         if button_in_message:
@@ -140,3 +144,21 @@ def test_no_results_of_a_search_is_a_page_of_its_own() -> None:
                                    type_(""), search(""))))
     assert not c.abstraction.empty_slots
     assert len(c.spec.screens) == 2
+
+
+def test_a_message_inside_the_list_is_no_record() -> None:
+    # an adapter that shows "No notes yet" as the list's one row while there are none: read as
+    # a record, it was a note with no title in the initial state, and deleting the last note
+    # was a rename to "" of that one title
+    c = compile_app(recording(inside=True))
+    assert c.spec.initial_state["list_items"] == []
+    sim = Simulator(c.spec)
+    sim.reset()
+    assert titles(sim) == [] and message(sim) and has_list(sim)
+    for action in (FAB, FIELD):
+        sim.tap(action.x, action.y)
+    sim.type_text("Tea")
+    sim.tap(SAVE.x, SAVE.y)
+    assert titles(sim) == ["Tea"] and not message(sim)
+    sim.tap(on_row(0, 780).x, on_row(0, 780).y)
+    assert titles(sim) == [] and message(sim)
