@@ -303,16 +303,22 @@ class _Variant:
     typed: bool = False  # seen on a screen with text in an editable field
 
 
-def _records(index: ShapeIndex, node: ViewNode, parent: str) -> int | None:
-    """How many items the list `node` is (or wraps through one-child views) shows; None when it
-    is no list's container."""
+def _list_node(index: ShapeIndex, node: ViewNode, parent: str) -> tuple[ViewNode, str] | None:
+    """The list container `node` is, or wraps through views of one child each, with its
+    anchor; None when it is neither."""
     anchor = anchor_key(node, parent)
     while anchor not in index.lists:
         kids = visible_children(node)
         if len(kids) != 1:
             return None
         node, anchor = kids[0], anchor_key(kids[0], anchor)
-    return len(visible_children(node))
+    return node, anchor
+
+
+def _records(index: ShapeIndex, node: ViewNode, parent: str) -> int | None:
+    """How many items the list `node` is (or wraps) shows; None when it is no list's."""
+    found = _list_node(index, node, parent)
+    return None if found is None else len(visible_children(found[0]))
 
 
 MAX_PLACEHOLDER_NODES = 6
@@ -332,7 +338,8 @@ def _slot(index: ShapeIndex, anchor: str, seen: dict[tuple[str, ...], _Variant]
     if len(holders) != 1:
         return None
     (holder, container), = holders.items()
-    if not _list_node(index, container, anchor).resource_id:
+    inner = _list_node(index, container, anchor)
+    if inner is None or not inner[0].resource_id:
         return None
     full = {key for key, v in seen.items() if v.holders}  # arrangements shown with records
     found: set[str] = set()
@@ -356,25 +363,8 @@ def _slot(index: ShapeIndex, anchor: str, seen: dict[tuple[str, ...], _Variant]
     shown = next(kid for key, v in seen.items() for shape, kid in zip(key, v.kids)
                  if shape == placeholders[0])
     return EmptySlot(placeholders=placeholders, filler=_emptied(index, container, anchor),
-                     placeholder=shown, list_anchor=_list_anchor(index, container, anchor),
+                     placeholder=shown, list_anchor=inner[1],
                      replaces=swaps >= inserts)
-
-
-def _list_anchor(index: ShapeIndex, node: ViewNode, parent: str) -> str:
-    anchor = anchor_key(node, parent)
-    while anchor not in index.lists:
-        node = visible_children(node)[0]
-        anchor = anchor_key(node, anchor)
-    return anchor
-
-
-def _list_node(index: ShapeIndex, node: ViewNode, parent: str) -> ViewNode:
-    """The list container `node` is or wraps (see `_records`)."""
-    anchor = anchor_key(node, parent)
-    while anchor not in index.lists:
-        node = visible_children(node)[0]
-        anchor = anchor_key(node, anchor)
-    return node
 
 
 def _emptied(index: ShapeIndex, node: ViewNode, parent: str) -> ViewNode:
