@@ -16,6 +16,8 @@ Default ROOT: ../shared/data/real. Per set and in total:
   (further down the stack), stay, or elsewhere;
 - rows: a tried row of a run of labelled siblings (`runs`, a contact list as AutoDroid records
   it) left out, against the one screen the other tried rows opened (at least `MIN_TRIED`);
+- labels: a tried click on a button whose label heads exactly one other screen
+  (`label_targets`), against the push to that screen the rule gives: right or wrong;
 - menus: a screen the overflow button (`OVERFLOW`) opened, which the rule makes transient, against
   what the recording shows of it on its own (`transient_screens` without the rule): agrees (back
   from a screen it opened skipped it), contradicts (such a back returned to it), or no evidence.
@@ -37,7 +39,8 @@ from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
 from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, overflow_widgets, runs,
+    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, label_targets,
+    overflow_widgets, runs,
 )
 
 
@@ -94,6 +97,16 @@ def rows_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
     return out
 
 
+def labels_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """right / wrong of each tried click on a button whose label heads one other screen."""
+    named = label_targets(ab)
+    out: Counter[str] = Counter()
+    for key, outcomes in tried_outcomes(model).items():
+        if key in named:
+            out["right" if outcomes == {named[key]} else "wrong"] += 1
+    return out
+
+
 def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
     _, tracked = prepare(ab, tr)
     nodes = {(s.id, n.wid): n for s in ab.screens for n in s.root.walk()}
@@ -137,6 +150,7 @@ def main() -> int:
     total_d: Counter[str] = Counter()
     total_m: Counter[str] = Counter()
     total_r: Counter[str] = Counter()
+    total_l: Counter[str] = Counter()
     print(f"{'set':<32} {'shared right/wrong/none':>24} {'dismiss below/deeper/stay/else':>31} "
           f"{'menus agree/contra/none':>24}")
     for folder, _, _ in find_sources(root):
@@ -151,6 +165,7 @@ def main() -> int:
         model = infer_state(ab, tr)
         s, d = shared_loo(ab, model), dismiss_outcomes(ab, tr)
         total_r.update(rows_loo(ab, model))
+        total_l.update(labels_loo(ab, model))
         m = menu_evidence(ab, tr)
         total_s.update(s)
         total_d.update(d)
@@ -171,6 +186,8 @@ def main() -> int:
           else "shared: no predictions")
     print(f"rows (a run of labelled siblings, one left out): {total_r['right']} right, "
           f"{total_r['wrong']} wrong")
+    print(f"labels (a button labelled as one other screen's heading): {total_l['right']} right, "
+          f"{total_l['wrong']} wrong")
     print(f"dismiss precision: {total_d['below'] / clicks:.3f} of {clicks} clicks" if clicks
           else "dismiss: no clicks")
     judged = total_m["agrees"] + total_m["contradicts"]

@@ -31,6 +31,14 @@ state) and `support=0`, which marks it as inferred rather than observed.
   (`bench/untried.py`); from one tried row it would be 8 right and 25 wrong, and with any
   sibling of one class as a peer 9 right and 58 wrong (a settings page's rows each open their
   own screen).
+- **Labels that name a screen.** A button labelled as exactly one other screen is headed opens
+  that screen: a "Settings" entry opens the page headed "Settings". A screen's heading is its
+  topmost text that acts on nothing and sits in nothing that acts, the same in every recorded
+  visit; the label (at most `MAX_LABEL` characters) must show as such a text on no third screen
+  and not on the button's own (a section header or a field's caption is no page's name). Check
+  boxes and switches act in place and are left out. On the corpus, leaving each tried click out,
+  47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which also
+  took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
 - **Overflow menus.** What the action bar's overflow button ("More options") opens is a popup
   menu that choosing an item closes, so the state pass treats it as transient
   (`track.transient_screens`) even where the recording never backed out past it. On the corpus,
@@ -49,6 +57,7 @@ __all__ = ["DISMISS", "DISMISS_IDS", "OVERFLOW", "dismiss_widgets", "is_dismiss"
            "overflow_widgets", "untried_rules"]
 
 MIN_TRIED = 2  # screens on which a shared widget must have been tried, with one outcome
+MAX_LABEL = 40  # longest label read as a screen's heading
 MIN_RUN = 3  # consecutive labelled siblings of one class that make a page's rows
 NEAREST = 0.5  # how alike (Jaccard of what they show) the screen that decides a disagreement is
 _ACTIONS = {"click", "long_press"}
@@ -66,14 +75,16 @@ OVERFLOW = frozenset({"more options"})
 def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
                   rules: tuple[Rule, ...] | list[Rule]) -> list[Rule]:
     """Rules for widgets shown but never tried: shared widgets first, then dismiss buttons, then
-    rows."""
+    rows, then labels that name a screen."""
     tried = {(s.screen, s.action, s.widget) for s in graph.steps if s.action is not None}
     tried |= {(r.screen, r.action, r.widget) for r in rules}
     shared = shared_rules(abstraction, tried, rules)
     tried |= {(r.screen, r.action, r.widget) for r in shared}
     dismiss = dismiss_rules(abstraction, tried)
     tried |= {(r.screen, r.action, r.widget) for r in dismiss}
-    return shared + dismiss + row_rules(abstraction, tried, rules)
+    rows = row_rules(abstraction, tried, rules)
+    tried |= {(r.screen, r.action, r.widget) for r in rows}
+    return shared + dismiss + rows + label_rules(abstraction, tried)
 
 
 def is_dismiss(node: TemplateNode) -> bool:
@@ -153,6 +164,77 @@ def _like(screen: str, action: str, wid: str, target: Outcome, models: list[Rule
     nav = max(sorted(navs), key=lambda n: (navs[n], n == "pop"))
     return Rule(screen=screen, action=action, widget=wid, target=target, nav=nav, support=0,
                 sources=tuple(r.sources[0] for r in models if r.sources)[:3])
+
+
+def label(node: TemplateNode) -> str:
+    """A widget's own text or description, lower case with spaces folded ("" when none)."""
+    return " ".join((node.text or node.content_desc).lower().split())
+
+
+def headings(abstraction: Abstraction) -> dict[str, str]:
+    """Per screen, what heads it: the label (`label`, 3 to `MAX_LABEL` characters) of its topmost
+    labelled widget outside lists that acts on nothing and sits in nothing that acts, where
+    every recorded visit shows the same text there."""
+    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for readings in abstraction.readings:
+        for reading in readings:
+            for wid, text in reading.texts.items():
+                seen[(reading.screen, wid)].add(text)
+    out: dict[str, str] = {}
+    for screen in abstraction.screens:
+        named = sorted((n for n in _inert(screen.root) if label(n)),
+                       key=lambda n: (n.bounds.y1, n.bounds.x1))
+        if named and 3 <= len(label(named[0])) <= MAX_LABEL \
+                and len(seen.get((screen.id, named[0].wid), ())) <= 1:
+            out[screen.id] = label(named[0])
+    return out
+
+
+def _inert(root: TemplateNode) -> list[TemplateNode]:
+    """The nodes outside lists that act on nothing and sit in nothing that acts (a button's own
+    caption is no heading)."""
+    out: list[TemplateNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if _acts(node):
+            continue
+        out.append(node)
+        if node.item is None:
+            stack.extend(node.children)
+    return out
+
+
+def label_targets(abstraction: Abstraction) -> dict[tuple[str, str], str]:
+    """(screen, wid) -> the one other screen a clickable widget's label heads (`headings`), for
+    the widgets outside lists (not dismiss buttons, fields, check boxes or switches, which act
+    in place) whose label heads exactly one other screen and is no heading of their own."""
+    heads = headings(abstraction)
+    shown = {screen.id: {label(n) for n in _inert(screen.root)} for screen in abstraction.screens}
+    out: dict[tuple[str, str], str] = {}
+    for screen in abstraction.screens:
+        for node in _outside_lists(screen.root):
+            name = label(node)
+            if not (node.clickable and 3 <= len(name) <= MAX_LABEL) or node.editable \
+                    or node.checkable or is_dismiss(node) or name in shown[screen.id]:
+                continue
+            named = [other for other, head in heads.items() if other != screen.id and name == head]
+            if len(named) == 1 and not any(name in texts for other, texts in shown.items()
+                                           if other not in (screen.id, named[0])):
+                out[(screen.id, node.wid)] = named[0]
+    return out
+
+
+def label_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]]
+                ) -> list[Rule]:
+    """A push to the screen an untried button's label heads (`label_targets`)."""
+    return [Rule(screen=screen, action="click", widget=wid, target=target, nav="push", support=0)
+            for (screen, wid), target in sorted(label_targets(abstraction).items())
+            if (screen, "click", wid) not in tried]
+
+
+def _acts(node: TemplateNode) -> bool:
+    return node.clickable or node.long_clickable or node.checkable or node.editable
 
 
 def runs(root: TemplateNode) -> list[list[TemplateNode]]:

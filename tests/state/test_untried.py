@@ -7,7 +7,7 @@ from __future__ import annotations
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, TEXT, W, b, compile_app, episode, screen, tap, traces, view,
+    BUTTON, TEXT, W, b, back as back_, compile_app, episode, screen, tap, traces, view,
 )
 
 TABS = ("Home", "Search", "Profile", "Settings")
@@ -19,7 +19,8 @@ def tab(name: str):  # type: ignore[no-untyped-def]
 
 
 def page(activity: str) -> Observation:
-    return screen(view(TEXT, b(0, 0, W, 150), id="title", text=activity),
+    # headed unlike its tab, so that the tabs' labels name no page (`label_rules`)
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text=f"My {activity.lower()}"),
                   *(tab(t) for t in TABS), activity=f".{activity}Activity")
 
 
@@ -78,7 +79,8 @@ def test_where_the_tried_screens_disagree_the_one_most_like_it_decides() -> None
                 for k, t in enumerate(texts)]
 
     def page_with(activity: str, *texts: str) -> Observation:
-        return screen(view(TEXT, b(0, 0, W, 150), id="title", text=activity), *rows(*texts),
+        return screen(view(TEXT, b(0, 0, W, 150), id="title", text=f"My {activity.lower()}"),
+                      *rows(*texts),
                       *(tab(t) for t in TABS), activity=f".{activity}Activity")
 
     found = ("Recent", "Filters", "Sort by", "Saved searches", "Clear")
@@ -145,3 +147,47 @@ def test_an_untried_row_opens_what_the_tried_rows_of_its_run_opened() -> None:
     other = screen(view(TEXT, b(0, 0, W, 150), id="name", text="Settings"),
                    activity=".SettingsActivity")
     assert inferred(("Alice", card), ("Bob", other)) == {}
+
+
+def _menu(*entries: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text="My app"),
+                  *(view(BUTTON, b(0, 300 + 200 * k, W, 480 + 200 * k), text=e, clickable=True)
+                    for k, e in enumerate(entries)), activity=".MainActivity")
+
+
+def _page(heading: str, activity: str, *more: str) -> Observation:
+    return screen(view(TEXT, b(0, 0, W, 150), id="title", text=heading),
+                  *(view(TEXT, b(0, 300 + 200 * k, W, 480 + 200 * k), text=t)
+                    for k, t in enumerate(more)), activity=f".{activity}Activity")
+
+
+def test_an_untried_button_opens_the_one_screen_its_label_heads() -> None:
+    """"Settings" was never tapped, but the recording reached a page headed "Settings" another
+    way: the button opens it. A label that heads two screens, or that its own screen also shows
+    as a heading, or a heading that changes between visits, infers nothing."""
+    menu = _menu("Help", "Settings", "About")
+    button = {e: menu.root.children[1 + k] for k, e in enumerate(("Help", "Settings", "About"))}
+    settings = _page("Settings", "Settings")
+    run = episode("run#1", menu, tap(button["Help"]), _page("Help", "Help", "Open Settings"),
+                  tap(view(BUTTON, b(0, 300, W, 480))), settings)
+    c = compile_app(traces(run))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in c.spec.screens if s.activity}
+    inferred = {(t.screen, t.widget): (t.target, t.nav) for t in c.spec.transitions
+                if t.support == 0}
+    assert inferred == {(ids["MainActivity"], "button_2"): (ids["SettingsActivity"], "push")}
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(button["Settings"]))
+    assert sim.screen == ids["SettingsActivity"]
+    # "About" heads two screens: which one it opens is not known
+    two = episode("run#2", menu, tap(button["Help"]), _page("About", "Help"),
+                  tap(view(BUTTON, b(0, 300, W, 480))), _page("About", "Settings"))
+    assert not [t for t in compile_app(traces(two)).spec.transitions
+                if t.support == 0 and t.widget == "button_3"]
+    # a heading that changes between visits is no heading (a record's name on its detail page)
+    varies = episode("run#3", menu, tap(button["Help"]), _page("Help", "Help"),
+                     tap(view(BUTTON, b(0, 300, W, 480))), _page("Settings", "Detail"), back_(),
+                     _page("Help", "Help"), tap(view(BUTTON, b(0, 300, W, 480))),
+                     _page("Other", "Detail"))
+    assert not [t for t in compile_app(traces(varies)).spec.transitions
+                if t.support == 0 and t.widget == "button_2"]
