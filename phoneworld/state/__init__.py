@@ -133,7 +133,16 @@ def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],
     guard = _target_guard(schema, screen_vars, samples)
     if guard is not None:
         yes, no = split(guard, samples)
-        return (_effect_branches(schema, screen_vars, yes[0].step.next_screen, yes, guard)
+        target = _majority(yes)
+        if {s.step.next_screen for s in yes} != {target}:  # a guard that holds but for no-ops
+            lost = [s for s in yes if s.step.next_screen != target]
+            outvoted += lost
+            first = samples[0].step
+            dropped.append(
+                f"{first.screen} {first.action} {first.widget or ''}: {len(lost)} step(s) "
+                f"changed nothing where the step went to {target} (read too early?)")
+            yes = [s for s in yes if s.step.next_screen == target]
+        return (_effect_branches(schema, screen_vars, target, yes, guard)
                 + _plan(schema, screen_vars, no, dropped, outvoted))
     target = _majority(samples)
     kept = by_target[target]
@@ -153,13 +162,20 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
     screen other than the majority's and on no step of another, so that guarding them gets
     right every step the majority alone gets right, and more. The rest are planned again.
     Failing those, what a field held (`typed_guards`), only where one text tells one outcome
-    from all others exactly: a guard per text would learn a random outcome by heart."""
+    from all others exactly: a guard per text would learn a random outcome by heart. Last, one
+    that would tell one outcome from all others exactly but for steps that changed nothing at all
+    (`_but_for_noops`): DroidBot reads some screens before the app drew the change, so a tap on
+    a menu's "Delete" reads now and then as staying put, and those few must not hide that the
+    entry tapped decides where the tap leads."""
     majority = _majority(samples)
     best: tuple[int, Guard] | None = None
+    lenient: Guard | None = None
     for guard in guard_candidates(schema, screen_vars, samples):
         for g in (guard, negation(guard)):
             yes, no = split(g, samples)
             targets = {s.step.next_screen for s in yes}
+            if lenient is None and g is guard and _but_for_noops(yes, no):
+                lenient = g
             if not yes or not no or len(targets) != 1:
                 continue
             if g is guard and all(s.step.next_screen not in targets for s in no):
@@ -172,7 +188,23 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
         targets = {s.step.next_screen for s in yes}
         if len(targets) == 1 and all(s.step.next_screen not in targets for s in no):
             return g
-    return best[1] if best is not None else None
+    return best[1] if best is not None else lenient
+
+
+def _noop(sample: Sample) -> bool:
+    """A step that changed nothing at all: it stayed, its screen unchanged (a tap the app never
+    took, or a screen read before the app drew the change)."""
+    return sample.step.next_screen == sample.step.screen and not sample.step.changed
+
+
+def _but_for_noops(yes: list[Sample], no: list[Sample]) -> bool:
+    """Whether a split tells one outcome from all others exactly once the steps that changed
+    nothing are set aside: the steps where it holds that did something all went to one screen,
+    more of them than set aside, and none of the others went there."""
+    took = [s for s in yes if not _noop(s)]
+    targets = {s.step.next_screen for s in took}
+    return len(targets) == 1 and len(took) > len(yes) - len(took) > 0 and bool(no) \
+        and all(s.step.next_screen not in targets for s in no)
 
 
 def _majority(samples: list[Sample]) -> str:

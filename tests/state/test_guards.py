@@ -155,6 +155,43 @@ def test_which_entry_of_a_menu_was_tapped_decides_where_it_leads() -> None:
         assert sim.screen == ids[where]
 
 
+def test_a_tap_recorded_as_changing_nothing_does_not_hide_which_entry_decides() -> None:
+    """DroidBot reads some screens before the app drew the change: a tap on "Delete" then reads
+    as staying on the menu, nothing changed. Those steps are set aside (outvoted) when a
+    condition on the tapped entry tells every step that did something apart; before, the entry
+    decided nothing and every tap on the menu opened the editor."""
+    menu = screen(row_list("Edit", "Delete", list_id="menu"), activity=".MenuActivity")
+    compiled = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), menu, on_row(0), editor()),
+        episode("e1", home("a"), tap(ADD), menu, on_row(1), home()),
+        episode("e2", home("a"), tap(ADD), menu, on_row(0), editor()),
+        episode("e3", home("a"), tap(ADD), menu, on_row(1), menu),  # read too early
+        episode("e4", home("a"), tap(ADD), menu, on_row(1), home()),
+        episode("e5", home("a"), tap(ADD), menu, on_row(0), menu),  # read too early
+        episode("e6", home("a"), tap(ADD), menu, on_row(0), editor()),
+    ))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in compiled.spec.screens}
+    rows = rules_for(compiled.model, ids["MenuActivity"], "click", "row")
+    assert {r.target for r in rows} == {ids["EditorActivity"], ids["MainActivity"]}
+    assert all(r.guard is None or r.guard.left == ItemField(field="title") for r in rows)
+    assert sorted(compiled.model.outvoted) == [(3, 1), (5, 1)]
+    for k, where in enumerate(("EditorActivity", "MainActivity")):
+        sim = Simulator(compiled.spec)
+        sim.reset()
+        sim.step(tap(ADD))
+        sim.step(on_row(k))
+        assert sim.screen == ids[where]
+    # a stay that outnumbers the steps that did something is no lag: nothing is set aside
+    stays = compile_app(traces(
+        episode("e0", home("a"), tap(ADD), menu, on_row(1), home()),
+        episode("e1", home("a"), tap(ADD), menu, on_row(1), menu),
+        episode("e2", home("a"), tap(ADD), menu, on_row(1), menu),
+        episode("e3", home("a"), tap(ADD), menu, on_row(0), editor()),
+    ))
+    assert not any(r.guard is not None and r.target == ids["MainActivity"]
+                   for r in rules_for(stays.model, ids["MenuActivity"], "click", "row"))
+
+
 EMAIL = view(EDIT, b(40, 200, 1040, 320), id="email")
 SIGN_IN = view(BUTTON, b(40, 400, 520, 520), id="sign_in", text="Sign in", clickable=True)
 CLOSE = view(BUTTON, b(560, 400, 1040, 520), id="close", text="Close", clickable=True)
