@@ -183,11 +183,15 @@ def _target_guard(schema: Schema, screen_vars: set[str], samples: list[Sample]) 
             if majority not in targets and _majority(no) == majority and (
                     best is None or len(yes) > best[0]):
                 best = (len(yes), g)
-    for g in typed_guards(schema, screen_vars, samples):
-        yes, no = split(g, samples)
-        targets = {s.step.next_screen for s in yes}
-        if len(targets) == 1 and all(s.step.next_screen not in targets for s in no):
-            return g
+    for typed in typed_guards(schema, screen_vars, samples):
+        for g in (typed, negation(typed)):
+            yes, no = split(g, samples)
+            targets = {s.step.next_screen for s in yes}
+            if g is typed and len(targets) == 1 and all(
+                    s.step.next_screen not in targets for s in no):
+                return g
+            if lenient is None and _but_for_noops(yes, no):
+                lenient = g
     return best[1] if best is not None else lenient
 
 
@@ -229,6 +233,13 @@ def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples
             e2, x2 = infer_effects(schema, no)
             if x1 + x2 > explained and (best is None or x1 + x2 > best[0]):
                 best = (x1 + x2, g, yes, no, e1, e2)
+        took = [s for s in samples if not _noop(s)]
+        if (best is None or best[0] < len(samples)) and len(took) > len(samples) - len(took):
+            # what explains every step that did something beats a condition that explains only
+            # some of those that changed nothing (read too early): that one fits the noise
+            e_took, x_took = infer_effects(schema, took)
+            if x_took == len(took):
+                return [Branch(guard, target, samples, e_took, x_took)]
         if best is not None:
             _, g, yes, no, e1, e2 = best
             return [Branch(both(guard, g), target, yes, e1, x1),

@@ -64,6 +64,30 @@ def test_tapping_a_checkbox_twice_toggles_its_flag() -> None:
     assert (rule.target, rule.nav, rule.support) == (None, "stay", 2)
 
 
+def test_taps_read_before_the_switch_moved_do_not_make_a_condition_for_it() -> None:
+    """Vibrate toggled four times; two taps read as changing nothing (read too early), one with
+    Sound on and Vibrate on, one with both off. A condition on Sound explains one of them ("with
+    Sound on, Vibrate sets itself on") and one more step than the toggle alone; it fits the
+    noise, so the toggle, which explains every step that did something, is kept unguarded."""
+    def page(sound: bool, vibrate: bool) -> Observation:
+        return screen(view(CHECKBOX, b(40, 200, 1040, 320), id="sound", text="Sound",
+                           checkable=True, clickable=True, checked=sound),
+                      view(CHECKBOX, b(40, 400, 1040, 520), id="vibrate", text="Vibrate",
+                           checkable=True, clickable=True, checked=vibrate),
+                      activity=".SettingsActivity")
+
+    vib, snd = click(500, 460), click(500, 260)
+    model = compile_app(traces(
+        episode("e0", page(False, False), vib, page(False, True), vib, page(False, False),
+                vib, page(False, False),  # read too early
+                vib, page(False, True)),
+        episode("e1", page(True, False), vib, page(True, True), vib, page(True, True)),  # early
+        episode("e2", page(False, True), snd, page(True, True)),
+    )).model
+    rule = rule_for(model, "s00_settings", "click", "vibrate")
+    assert (rule.guard, rule.effects) == (None, (ToggleEffect(ref=VarRef(name="vibrate")),))
+
+
 def test_a_plus_button_adds_one_to_a_counter_shown_in_a_text() -> None:
     plus = view(BUTTON, b(40, 400, 520, 520), id="plus", text="+", clickable=True)
 

@@ -192,6 +192,36 @@ def test_a_tap_recorded_as_changing_nothing_does_not_hide_which_entry_decides() 
                    for r in rules_for(stays.model, ids["MenuActivity"], "click", "row"))
 
 
+def test_what_a_field_held_decides_but_for_steps_that_changed_nothing() -> None:
+    """The field shows its hint "Title" while empty (as older Android reports it), so only what
+    it held tells a Save that adds a note (any title) from one that does nothing (the hint). One
+    Save with a title typed read as staying put (read too early): the stays then outnumbered the
+    saves and no note was ever added in the mock. A field's text that tells one outcome from all
+    others but for steps that changed nothing decides."""
+    def add(k: int, title: str, then: Observation):  # type: ignore[no-untyped-def]
+        return episode(f"e{k}", home("a"), tap(ADD), editor("Title"), type_(title),
+                       editor(title), tap(SAVE), then)
+
+    compiled = compile_app(traces(
+        add(0, "b", home("a", "b")), add(1, "c", home("a", "c")), add(2, "d", home("a", "d")),
+        add(3, "e", editor("e")),  # read too early
+        *(episode(f"h{k}", home("a"), tap(ADD), editor("Title"), tap(SAVE), editor("Title"))
+          for k in range(3)),
+    ))
+    saves = rules_for(compiled.model, "s01_editor", "click", "save")
+    assert saves[0].guard == Guard(op="ne", left=Var(name="title_input"), right=Lit(value="Title"))
+    assert (saves[0].target, [e.kind for e in saves[0].effects]) == ("s00_main", ["append"])
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    sim.step(tap(ADD))
+    sim.step(tap(SAVE))
+    assert sim.screen == "s01_editor"
+    sim.step(type_("z"))
+    sim.step(tap(SAVE))
+    assert sim.screen == "s00_main"
+    assert [r["title"] for r in sim.state["notes"]] == ["a", "z"]
+
+
 EMAIL = view(EDIT, b(40, 200, 1040, 320), id="email")
 SIGN_IN = view(BUTTON, b(40, 400, 520, 520), id="sign_in", text="Sign in", clickable=True)
 CLOSE = view(BUTTON, b(560, 400, 1040, 520), id="close", text="Close", clickable=True)
