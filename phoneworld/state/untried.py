@@ -208,7 +208,8 @@ def _inert(root: TemplateNode) -> list[TemplateNode]:
 def label_targets(abstraction: Abstraction) -> dict[tuple[str, str], str]:
     """(screen, wid) -> the one other screen a clickable widget's label heads (`headings`), for
     the widgets outside lists (not dismiss buttons, fields, check boxes or switches, which act
-    in place) whose label heads exactly one other screen and is no heading of their own."""
+    in place) whose label heads exactly one other screen and shows as a text that acts on
+    nothing (`_inert`) neither on a third screen nor on their own."""
     heads = headings(abstraction)
     shown = {screen.id: {label(n) for n in _inert(screen.root)} for screen in abstraction.screens}
     out: dict[tuple[str, str], str] = {}
@@ -234,6 +235,8 @@ def label_rules(abstraction: Abstraction, tried: set[tuple[str, str, str | None]
 
 
 def _acts(node: TemplateNode) -> bool:
+    """Whether a node takes a tap, a long press or typing (scrolling aside: a scrolled page's
+    heading is still its heading)."""
     return node.clickable or node.long_clickable or node.checkable or node.editable
 
 
