@@ -48,6 +48,7 @@ state) and `support=0`, which marks it as inferred rather than observed.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import Rule
@@ -193,16 +194,7 @@ def headings(abstraction: Abstraction) -> dict[str, str]:
 def _inert(root: TemplateNode) -> list[TemplateNode]:
     """The nodes outside lists that act on nothing and sit in nothing that acts (a button's own
     caption is no heading)."""
-    out: list[TemplateNode] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if _acts(node):
-            continue
-        out.append(node)
-        if node.item is None:
-            stack.extend(node.children)
-    return out
+    return _outside_lists(root, prune=_acts)
 
 
 def label_targets(abstraction: Abstraction) -> dict[tuple[str, str], str]:
@@ -327,11 +319,16 @@ def _shared_widgets(abstraction: Abstraction) -> dict[tuple[str, str], Ident]:
     return {k: v for k, v in ident.items() if counts[v] > 1}
 
 
-def _outside_lists(root: TemplateNode) -> list[TemplateNode]:
+def _outside_lists(root: TemplateNode,
+                   prune: Callable[[TemplateNode], bool] | None = None) -> list[TemplateNode]:
+    """The nodes of a screen outside its lists' items; with `prune`, less the nodes it holds for
+    and everything under them."""
     out: list[TemplateNode] = []
     stack = [root]
     while stack:
         node = stack.pop()
+        if prune is not None and prune(node):
+            continue
         out.append(node)
         if node.item is None:
             stack.extend(node.children)
