@@ -45,7 +45,7 @@ from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.ir.trace import POINT_ACTIONS, Episode, Step, TraceSet, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.schema import Schema
-from phoneworld.state.track import Tracked, below, track
+from phoneworld.state.track import Tracked, absolute_item, below, track
 
 Keys = frozenset[ContentKey]
 
@@ -223,7 +223,8 @@ def place(sim: Simulator, step: ObservedStep, before: Tracked, known: set[str]) 
     if not step.screen or step.screen not in screens or any(s not in screens for s in under):
         return False
     sim.set_position(step.screen, {k: v for k, v in before.state.items() if k in known},
-                     stack=list(under), focus=step.widget if step.action == "type" else None)
+                     stack=list(under), focus=step.widget if step.action == "type" else None,
+                     offsets={key: at for key, (at, _) in before.windows.items()})
     return True
 
 
@@ -236,7 +237,7 @@ def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode
     if action is None or not place(sim, step, before, known):
         return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
                           "", step.next_screen)
-    sim.step(on_widget(sim, action, step))
+    sim.step(on_widget(sim, action, step, absolute_item(step, before)))
     mock_keys = content_keys(sim.view())
     return StepResult(
         episode=ep.id, step=step.step, changing=changing,
@@ -247,14 +248,15 @@ def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode
     )
 
 
-def on_widget(sim: Simulator, action: Any, step: ObservedStep) -> Any:
+def on_widget(sim: Simulator, action: Any, step: ObservedStep, item: int | None) -> Any:
     """The recorded tap, at the mock's place of the widget it hit where the mock lays that widget
     out elsewhere (a popup anchored to the row that opened it, a list scrolled otherwise): the
-    step is scored on what the widget does, not on where the mock draws it."""
+    step is scored on what the widget does, not on where the mock draws it. `item`: the record
+    whose row it hit (`absolute_item`)."""
     if action.type not in POINT_ACTIONS or step.widget is None:
         return action
     node = next((n for n in sim.frame().nodes
-                 if n.c.wid == step.widget and (step.item is None or n.item == step.item)), None)
+                 if n.c.wid == step.widget and (item is None or n.item == item)), None)
     if node is None or node.contains(action.x, action.y):
         return action
     x, y = node.center

@@ -16,7 +16,9 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   transition for it, unless that one is its ancestor: an overlay that cannot take a tap never
   shadows the views below it, as on Android.
   A scroll goes to the scrollable under the point when that has a transition for it, else to the
-  first node that is scrollable, a list, or has a transition for it.
+  first node that is scrollable, a list, or has a transition for it. A scroll up or down that
+  leaves the app on its screen (with no transition, or one that stays) also shifts the list
+  under the point (or the screen's first list) by max(1, max_visible - 1) records, clamped.
 - A transition's effects run, then navigation: `push` (to the current screen: stays), `replace`,
   `pop` (with a target: pop down to it if on the stack, else pop one and show the target in place
   of the screen below), `stay`; `target=None`: stay (or, for `pop`, pop one). Popping the bottom
@@ -24,8 +26,7 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
 - Defaults when no transition fires: a point action on an editable widget focuses it; `click` on a
   checkable widget toggles what its `checked` reads (Var / item field / selected field); `type`
   sets what the focused field's text reads (with no focused field, the first enabled editable on
-  screen takes the focus first); a scroll shifts the list under the point (or the screen's first
-  list) by max(1, max_visible - 1) records, clamped; `back` pops; `home`/`close_app`/`open_app` of
+  screen takes the focus first); `back` pops; `home`/`close_app`/`open_app` of
   another package leave the app to a launcher screen (`@launcher`, one icon that reopens the app);
   `open_app` of the own package (or a tap on the icon) from the launcher restarts at the start
   screen keeping state, and while the app is in front does nothing (Android brings the running task
@@ -108,11 +109,12 @@ class Simulator:
 
     def set_position(
         self, screen: str, state: dict[str, Any] | None, stack: list[str] | None = None,
-        focus: str | Focus | None = None,
+        focus: str | Focus | None = None, offsets: dict[tuple[str, str], int] | None = None,
     ) -> None:
         """Put the app on `screen` in `state` (copied; None: the initial state) with the given
-        back stack (bottom first) and focus: an editable widget's wid, or (wid, record index) for
-        one inside a list item. For teacher-forced replay."""
+        back stack (bottom first), focus (an editable widget's wid, or (wid, record index) for
+        one inside a list item) and lists' scroll `offsets` ((screen, list wid) -> records
+        scrolled past; default: all at the top). For teacher-forced replay."""
         for s in [screen, *(stack or [])]:
             self._check_screen(s)
         app = self.app
@@ -123,7 +125,7 @@ class Simulator:
         self._screen = screen
         self._stack = list(stack or [])
         self._focus: Focus | None = (focus, None) if isinstance(focus, str) else focus
-        self._offsets: dict[tuple[str, str], int] = {}
+        self._offsets: dict[tuple[str, str], int] = dict(offsets or {})
         self._ckeys: dict[str, Any] = {}
         self._touch()
 
@@ -349,7 +351,7 @@ class Simulator:
         fired, left = self._fire(kind, wid, n, "")
         if fired is None and wid is not None:
             fired, left = self._fire(kind, None, n, "")
-        if fired is None and n is not None and direction in ("up", "down"):
+        if n is not None and direction in ("up", "down") and self._screen == sid:
             self._shift_list(n, direction)
         return StepResult(self._version != v0, fired, left, wid)
 

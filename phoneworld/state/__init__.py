@@ -21,8 +21,8 @@ from phoneworld.state.sentences import Sentences
 from phoneworld.state.radio import radio_rules
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
 from phoneworld.state.track import (
-    Tracked, below, closed_over, closes, enters, entry_label, initial_state, navigation, track,
-    transient_screens,
+    Tracked, absolute_item, below, closed_over, closes, enters, entry_label, initial_state,
+    navigation, shown, track, transient_screens,
 )
 
 __all__ = ["infer_state", "prepare"]
@@ -74,7 +74,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         lists=tuple(ListBinding(screen=s, widget=w, collection=c)
                     for (s, w), c in sorted(schema.list_vars.items())),
         rules=tuple(rules),
-        initial_state={k: v for k, v in initial_state(schema, abstraction).items()
+        initial_state={k: v for k, v in initial_state(schema, abstraction, tracked).items()
                        if k not in hidden},
         dropped=tuple(dropped),
         outvoted=tuple(sorted((s.step.episode, s.step.step) for s in outvoted)),
@@ -89,10 +89,11 @@ def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,
     for step in graph.steps:
         if step.action is None or not step.screen or not step.next_screen:
             continue
-        ctx = _context(schema, kinds, step)
+        ctx = _context(schema, kinds, step, tracked[step.episode][step.step])
         guarded = tracked[step.episode][step.step].state
         before = apply(structural_effects(schema, step), guarded, ctx)
-        after = schema.values(abstraction.readings[step.episode][step.step + 1])
+        after = shown(schema, abstraction.readings[step.episode][step.step + 1],
+                      tracked[step.episode][step.step + 1])
         out.append(Sample(step=step, guarded=_visible(guarded, hidden),
                           before=_visible(before, hidden), after=_visible(after, hidden), ctx=ctx,
                           unseen=unseen[step.episode][step.step]))
@@ -118,9 +119,10 @@ def _visible(state: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in hidden}
 
 
-def _context(schema: Schema, kinds: StateLayout, step: ObservedStep) -> Context:
+def _context(schema: Schema, kinds: StateLayout, step: ObservedStep, before: Tracked) -> Context:
     coll = schema.list_vars.get((step.screen, step.list_widget or ""))
-    return Context(kinds, collection=coll, item=step.item if coll else None, text=step.input)
+    return Context(kinds, collection=coll, item=absolute_item(step, before) if coll else None,
+                   text=step.input)
 
 
 def _plan(schema: Schema, screen_vars: set[str], samples: list[Sample],

@@ -5,7 +5,9 @@ variable wins), plus what the screens cannot show: which list record was opened 
 the current screen was entered, and the screen stack. An episode that follows another (a recording
 cut by a gap, a lost state file or a visit to another app) starts from where that one ended; one
 that follows none (a new session) starts with the records and switches the one before it ended
-with, and the first one with each list as first shown (as the reset state has it).
+with (its scrolled lists at the top), and the first one with each list as first shown (as the reset state has it).
+A list the recording scrolled holds the records of every window a scroll joined (`windows`), and
+the state keeps where each such list's window is.
 Teacher-forced replay starts every step from this state; effect inference compares it with the
 state after the step.
 """
@@ -15,12 +17,13 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
-from phoneworld.ir.screens import Abstraction
+from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.state.schema import Schema
+from phoneworld.state.windows import SCROLLS, Window, runs_at, scrolled, spliced
 
 STACK_LIMIT = 16
 
@@ -31,6 +34,8 @@ class Tracked:
 
     state: dict[str, Any]
     stack: tuple[str, ...]
+    # (screen, list wid) -> where its window is, for the lists a scroll joined windows of
+    windows: dict[tuple[str, str], Window] = field(default_factory=dict)
 
 
 def default_value(kind: str) -> Any:
@@ -149,19 +154,78 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
         if before is None and first:
             before = Tracked({**defaults(schema), **copy.deepcopy(first)}, ())
         state, stack = _start(schema, before, readings[0].screen)
-        state.update(schema.values(readings[0]))
-        episode = [Tracked(copy.deepcopy(state), stack)]
+        windows = dict(before.windows) if before is not None else {}
+        episode: list[Tracked] = []
+        _read(schema, state, windows, readings[0], None, episode)
+        episode.append(Tracked(copy.deepcopy(state), stack, dict(windows)))
         for i in range(1, len(readings)):
             step = by_step.get((e, i - 1))
             if step is not None:
-                _remember(schema, state, step)
+                _remember(schema, state, step, windows)
                 nav = navigation(stack, step.screen, step.next_screen, schema.transient,
                                  closes(schema, step))
                 stack = apply_navigation(stack, nav, step.next_screen)
-            state.update(schema.values(readings[i]))
-            episode.append(Tracked(copy.deepcopy(state), stack))
+            _read(schema, state, windows, readings[i], step, episode)
+            episode.append(Tracked(copy.deepcopy(state), stack, dict(windows)))
         out.append(episode)
     return out
+
+
+def absolute_item(step: ObservedStep, before: Tracked) -> int | None:
+    """The index of the record a step's tap hit: its row in the window plus where the window
+    of a scrolled list is."""
+    if step.item is None:
+        return None
+    at = before.windows.get((step.screen, step.list_widget or ""))
+    return step.item + (at[0] if at is not None else 0)
+
+
+def _read(schema: Schema, state: dict[str, Any], windows: dict[tuple[str, str], Window],
+          reading: ScreenReading, step: ObservedStep | None, episode: list[Tracked]) -> None:
+    """Update `state` with what `reading` (after `step`, None at an episode's start) shows: each
+    list's window read against the records it holds (`state.windows`)."""
+    values = schema.values(reading)
+    for (screen, wid), coll in schema.list_vars.items():
+        known, window = state.get(coll), values.get(coll)
+        if screen != reading.screen or not isinstance(known, list) \
+                or not isinstance(window, list):
+            continue
+        key, at = (screen, wid), windows.get((screen, wid))
+        direction = SCROLLS.get(step.action or "") if step is not None \
+            and step.screen == step.next_screen == screen else None
+        if direction is not None:
+            got = scrolled(known, at[0] if at is not None else 0, window, direction)
+            if got is not None:
+                if got[0] != known:
+                    _backdate(episode, coll, key, known, got[0])
+                values[coll], windows[key] = got[0], (got[1], len(window))
+                continue
+        if at is None:
+            continue
+        entered = step is None or step.screen != screen
+        if runs_at(known, window, at[0]):
+            values[coll], windows[key] = known, (at[0], len(window))
+        elif entered and runs_at(known, window, 0):
+            values[coll], windows[key] = known, (0, len(window))
+        elif (joined := spliced(known, at, window)) is not None:
+            values[coll], windows[key] = joined, (at[0], len(window))
+        else:
+            del windows[key]
+    state.update(values)
+
+
+def _backdate(episode: list[Tracked], coll: str, key: tuple[str, str], known: list[Any],
+              merged: list[Any]) -> None:
+    """A scroll showed records of `coll` beyond `known`: they were there all along, since the
+    list last changed (no step added them)."""
+    ahead = next((i for i in range(len(merged) - len(known) + 1)
+                  if runs_at(merged, known, i)), 0)
+    for tracked in reversed(episode):
+        if tracked.state.get(coll) != known:
+            break
+        tracked.state[coll] = copy.deepcopy(merged)
+        at = tracked.windows.get(key)
+        tracked.windows[key] = (at[0] + ahead, at[1]) if at is not None else (ahead, len(known))
 
 
 PERSISTENT = ("collection", "flag")  # what an app keeps between sessions: records, switches
@@ -183,7 +247,8 @@ def _next_session(schema: Schema, last: Tracked) -> Tracked:
     what was typed, opened or entered, and the back stack, start afresh."""
     kept = {k: v for k, v in last.state.items()
             if k in schema.variables and schema.variables[k].kind in PERSISTENT}
-    return Tracked({**defaults(schema), **copy.deepcopy(kept)}, ())
+    return Tracked({**defaults(schema), **copy.deepcopy(kept)}, (),
+                   {key: (0, shown) for key, (_, shown) in last.windows.items()})
 
 
 def _start(schema: Schema, before: Tracked | None, screen: str
@@ -198,27 +263,42 @@ def _start(schema: Schema, before: Tracked | None, screen: str
     return copy.deepcopy(before.state), stack or (screen,)
 
 
-def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep) -> None:
+def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep,
+              windows: dict[tuple[str, str], Window]) -> None:
     """Update what the screens do not show: the selected record and how a screen was entered."""
     if step.next_screen != step.screen and step.list_widget is not None \
             and step.item is not None:
         coll = schema.list_vars.get((step.screen, step.list_widget))
         if coll is not None:
-            state[f"{coll}_selected"] = step.item
+            state[f"{coll}_selected"] = absolute_item(step, Tracked(state, (), windows))
     entry = schema.entry_vars.get(step.next_screen)
     if entry is not None and enters(step, schema.closed_over):
         state[entry] = entry_label(step)
 
 
-def initial_state(schema: Schema, abstraction: Abstraction) -> dict[str, Any]:
+def initial_state(schema: Schema, abstraction: Abstraction,
+                  tracked: list[list[Tracked]] | None = None) -> dict[str, Any]:
     """The reset state: each variable as it was first shown (the first episode's first screen
-    first), defaults for what no screen shows."""
+    first), defaults for what no screen shows; with `tracked`, a list as its records were then
+    (with those a scroll showed later, before the list changed)."""
     state = defaults(schema)
     seen: set[str] = set()
-    for readings in abstraction.readings:
-        for reading in readings:
+    for e, readings in enumerate(abstraction.readings):
+        for i, reading in enumerate(readings):
             for name, value in schema.values(reading).items():
                 if name not in seen:
+                    if tracked is not None and isinstance(value, list):
+                        value = tracked[e][i].state.get(name, value)
                     state[name] = copy.deepcopy(value)
                     seen.add(name)
     return state
+
+
+def shown(schema: Schema, reading: ScreenReading, tracked: Tracked) -> dict[str, Any]:
+    """The state `reading` shows, each scrolled list's records as `tracked` holds them (the
+    window is only part of them)."""
+    values = schema.values(reading)
+    for (screen, wid), coll in schema.list_vars.items():
+        if screen == reading.screen and coll in values and (screen, wid) in tracked.windows:
+            values[coll] = copy.deepcopy(tracked.state[coll])
+    return values
