@@ -1337,6 +1337,7 @@ def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str
     """One replayed step, described where the mock got it wrong ("" where it got it right)."""
     from phoneworld.abstract.shape import content_keys
     from phoneworld.fidelity import on_widget, place
+    from phoneworld.state.track import absolute_item
 
     action = ep.steps[step.step].action
     if action is None:
@@ -1346,7 +1347,7 @@ def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str
     if not place(sim, step, before, known):
         shown, flags_wrong, mock = "cannot be put there (a screen it does not know)", False, rec
     else:
-        sim.step(on_widget(sim, action, step))
+        sim.step(on_widget(sim, action, step, absolute_item(step, before)))
         mock = content_keys(sim.view())
         extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
         lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])
