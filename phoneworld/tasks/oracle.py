@@ -4,8 +4,10 @@ sequence that makes a task's verifier pass.
 The search drives the real `Simulator` (snapshot / restore), so every path it returns is one the
 app really takes. Actions are what an agent could do on the rendered screen: a tap on each enabled
 interactive element (long and double taps where the app reacts to them), typing each of the task's
-parameter values into the focused field, scrolling lists longer than the screen, `back`, and the
-keys the app has transitions for. States are keyed on the screen, the top of the back stack, the
+parameter values into the focused field (a task without any types `ANY_TEXT` where the app reacts to
+typing into a field on the screen: a sign-in or a search the recording typed into and moved on
+from, which a task that only asks for a screen past it must get through), scrolling lists longer
+than the screen, `back`, and the keys the app has transitions for. States are keyed on the screen, the top of the back stack, the
 focus, list offsets and the task-relevant part of the app state (`phoneworld.tasks.relevance`).
 
 The verifier reads each state as a backend's `read_state` gives it: the app state plus `@screen`
@@ -53,6 +55,7 @@ from phoneworld.tasks.relevance import answer_reads, relevant
 from phoneworld.tasks.rules import reads_answer
 
 UNSOLVED_CAP = "search cap reached"
+ANY_TEXT = "test"  # what a task without texts of its own types where typing moves the app on
 UNSOLVED_BUDGET = "no solution within the step budget"
 UNSOLVED_HIDDEN = "the answer is shown on no screen"
 GUIDE_WEIGHT = 3  # steps one more holding clause is worth to the best-first search
@@ -250,6 +253,9 @@ class _Search:
                     out.append(Move(k, e.x, e.y, element=e))
         if any(e.editable and e.enabled for e in frame.elements):
             out += [Move("type", text=v) for v in self.vocab]
+            if not self.vocab and any(e.editable and e.enabled and (screen, "type", e.wid) in trans
+                                      for e in frame.elements):
+                out.append(Move("type", text=ANY_TEXT))
         for n in frame.nodes:
             lst = n.c.lst
             if lst is not None and len(state.get(lst.collection) or ()) > lst.max_visible:

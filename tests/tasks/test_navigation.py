@@ -23,7 +23,7 @@ from phoneworld.tasks.codegen import compile_verifier, load_verifier, render_ver
 from phoneworld.tasks.dump import dump_task
 from phoneworld.tasks.episodes import run_task
 from phoneworld.tasks.load import load_task_specs
-from phoneworld.tasks.oracle import solve
+from phoneworld.tasks.oracle import ANY_TEXT, solve
 from phoneworld.tasks.params import instantiate
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.drafts import Draft
@@ -451,6 +451,31 @@ def test_a_screen_behind_a_sign_in_says_what_to_type_and_the_oracle_types_it() -
     assert check.end is not None and check.end["@screen"] == "s02_settings"
     assert sn.given_texts(app, {"email"})["s02_settings"] == (("email", "ann@x.org"),)
     assert sn.given_texts(app, {"email"})["s00_login"] == ()
+
+
+def test_a_screen_that_typing_opens_is_reached_by_typing_anything() -> None:
+    """The recording typed into a search field and the app moved on to its results: a task that
+    asks only for a screen past it types a filler text there (it has none of its own), as the
+    recording did; before, the oracle typed nothing and dropped every such task as unsolvable."""
+    query = view("android.widget.EditText", b(40, 200, 1040, 320), id="query")
+
+    def search(text: str) -> Observation:
+        return _page("SearchActivity", query.model_copy(update={"text": text}),
+                     heading="Search")
+
+    results = _page("ResultsActivity", view(BUTTON, b(40, 300, 1040, 420), id="open_map",
+                                            text="Map", clickable=True), heading="Results")
+    map_page = _page("MapActivity", view(TEXT, b(40, 300, 1040, 400), text="Zoom"),
+                     heading="Map view")
+    app = compile_app(traces(episode(
+        "e0", search("Search places"), type_("cafe"), results, tap(results.root.children[1]),
+        map_page))).spec
+    (task,) = [t for t in synthesize(app).tasks if t.instruction == 'Open the "Map view" screen']
+    (check,) = sanity.check_tasks(app, [task])
+    assert check.kept, check.detail
+    assert check.oracle is not None
+    assert [(m.kind, m.text) for m in check.oracle.moves][0] == ("type", ANY_TEXT)
+    assert check.end is not None and check.end["@screen"] == "s02_map"
 
 
 def test_a_question_about_what_a_sign_in_guards_says_what_to_type() -> None:
