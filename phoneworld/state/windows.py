@@ -8,8 +8,9 @@ the window shows the list from an offset, and the records it scrolled past stay.
 reading after a scroll that shows a window of the known records moves the offset only; any other
 step whose window differs from what the known records show at the offset changed the list: the
 window replaces what was shown there and the records out of view stay (joined where they overlap
-it: a deleted row's place taken by the next one), unless the window holds two or more records
-fewer than the one before (a list that got shorter than the screen shows all of it). A list no scroll ever joined
+it: a deleted row's place taken by the next one), unless the window is all of the list now (it
+holds two or more records fewer than the one before, mostly records it did not show, or records
+the ones out of view hold: `spliced`). A list no scroll ever joined
 reads as today: each window is the whole collection.
 
 Records are compared field by field, a field one of them shows empty matching any (a row cut at
@@ -100,10 +101,21 @@ def scrolled(known: list[Any], at: int, window: list[Any], direction: int
 
 def spliced(known: list[Any], at: Window, window: list[Any]) -> list[Any] | None:
     """The records after a step changed what the window at `at` showed into `window`: the
-    records above and below it kept, joined where they overlap it. None where the window shows
-    two or more records fewer than before (the list now fits the screen: the window is all of
-    it; one fewer is a row cut at the window's edge)."""
+    records above and below it kept, joined where they overlap it. None where the window is all
+    of the list now: it shows two or more records fewer than before (the list fits the screen;
+    one fewer is a row cut at the window's edge), half of its records or more were not in the
+    window before (another list in its place: a tab, a filter), or keeping the records out of
+    view would show one twice (the list sorted anew)."""
     offset, shown = at
-    if len(window) < shown - 1:
+    before = known[offset:offset + shown]
+    kept = sum(1 for r in window if any(_same(r, b) for b in before))
+    if len(window) < shown - 1 or 2 * kept <= len(window):
         return None
-    return join(join(known[:offset], window), known[offset + shown:])
+    out = join(join(known[:offset], window), known[offset + shown:])
+    return out if _repeats(out) <= _repeats(known) else None
+
+
+def _repeats(records: list[Any]) -> int:
+    """How many records repeat one before them."""
+    keys = [repr(sorted(r.items())) if isinstance(r, dict) else repr(r) for r in records]
+    return len(keys) - len(set(keys))

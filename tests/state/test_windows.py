@@ -44,6 +44,8 @@ def test_join_scrolled_and_spliced_windows() -> None:
     assert spliced([1, 2, 3, 4, 5, 6], (0, 3), [1, 3, 4]) == [1, 3, 4, 5, 6]
     assert spliced([1, 2, 3, 4, 5, 6], (3, 3), [3, 5, 6]) == [1, 2, 3, 5, 6]
     assert spliced([1, 2, 3, 4, 5, 6], (0, 3), [1]) is None  # the list fits the screen now
+    assert spliced([1, 2, 3, 4, 5, 6], (0, 3), [7, 8, 9]) is None  # another list (a tab)
+    assert spliced([1, 2, 3, 4, 5, 6], (0, 3), [1, 2, 6]) is None  # sorted anew: 6 twice
 
 
 def test_a_scrolled_list_holds_every_record_and_taps_open_the_one_hit() -> None:
