@@ -3,7 +3,7 @@
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
                               [--format native|droidbot] [--explore N [--lag P]] [--misses]
 
-Five apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
+Six apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
 
 - contacts  `com.example.contacts`: a RecyclerView of two-text rows (name + number) kept sorted by
@@ -18,7 +18,11 @@ modelled from ordinary Android conventions, not from what the compiler handles:
 - todo      `com.example.todo`: rows with a CheckBox, a text, a "High" badge when the task has high
   priority, and a per-row overflow popup (Edit / Delete); new tasks go on top;
 - tally     `com.example.tally`: a counter with + / − (− disabled at 0 unless negative values are
-  allowed), an overflow popup with Reset (confirm dialog) and Settings, switches that persist.
+  allowed), an overflow popup with Reset (confirm dialog) and Settings, switches that persist;
+- playlist  `com.example.playlist`: 16 songs in a RecyclerView longer than the screen (nine rows
+  shown, the last cut at the edge so that it shows its title and not its artist), scrolled four
+  rows a swipe, a song page with a Like switch and a toolbar Delete; back keeps the list where
+  it was scrolled.
 
 Each app is a tiny reference model whose `window()` draws the current window as a uiautomator-dump
 tree (a dialog or popup is its own window, as `uiautomator dump` shows the active one) with
@@ -185,6 +189,10 @@ class Model:
     def type(self, text: str) -> None:
         assert self.focus is not None, "type needs a focused field"
         self.fields[self.focus] = text
+
+    def scroll(self, direction: str) -> None:
+        """A scroll over the app's list (only apps whose lists scroll have one marked `list`)."""
+        raise NotImplementedError
 
     # ---- building blocks
     def decor(self, body: Node) -> Node:
@@ -995,6 +1003,130 @@ TALLY_NEW = [
 ]
 
 
+# ---------------------------------------------------------------------------------------- playlist
+@dataclass
+class Song:
+    title: str
+    artist: str
+    liked: bool = False
+
+
+class Playlist(Model):
+    """A playlist longer than the screen: a RecyclerView scrolled by four rows a swipe (the row
+    cut at its bottom edge shows its title and not its artist), a song page with a Like switch
+    and a toolbar Delete; back keeps the list where it was scrolled."""
+
+    package = "com.example.playlist"
+    STEP = 4  # rows one scroll moves the list by
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.songs = [Song(t, a) for t, a in (
+            ("Blue Monday", "New Order"), ("Clocks", "Coldplay"), ("Dreams", "Fleetwood Mac"),
+            ("Everlong", "Foo Fighters"), ("Fast Car", "Tracy Chapman"), ("Hallelujah", "Jeff Buckley"),
+            ("Heroes", "David Bowie"), ("Jolene", "Dolly Parton"), ("Karma Police", "Radiohead"),
+            ("Le Freak", "Chic"), ("Midnight City", "M83"), ("Roxanne", "The Police"),
+            ("Superstition", "Stevie Wonder"), ("Teardrop", "Massive Attack"), ("Vogue", "Madonna"),
+            ("Wonderwall", "Oasis"))]
+        self.screen = "list"          # list | song
+        self.selected: Song | None = None
+        self.first = 0                # the first row shown
+
+    def at_home(self) -> bool:
+        return self.screen == "list"
+
+    def window(self) -> tuple[str, Node]:
+        if self.screen == "song":
+            return f"{self.package}/.SongActivity", self._song()
+        return f"{self.package}/.PlaylistActivity", self._list()
+
+    def _geometry(self) -> tuple[int, int, int]:
+        d = self.device
+        top = d.status + d.dp(56)
+        return top, d.nav, d.dp(72)
+
+    def _fits(self) -> int:
+        top, bottom, pitch = self._geometry()
+        return -(-(bottom - top) // pitch)  # rows the list shows, the last one cut
+
+    def scroll(self, direction: str) -> None:
+        last = max(0, len(self.songs) - self._fits() + 1)
+        self.first = max(0, min(last, self.first + (self.STEP if direction == "down" else -self.STEP)))
+
+    def _list(self) -> Node:
+        d = self.device
+        top, bottom, pitch = self._geometry()
+        self.first = min(self.first, max(0, len(self.songs) - self._fits() + 1))
+        rows = []
+        for i, song in enumerate(self.songs[self.first:self.first + self._fits()]):
+            y = top + i * pitch
+            kids = [Node(TEXT, (d.dp(16), y + d.dp(12), d.width - d.dp(16), min(bottom, y + d.dp(36))),
+                         rid=self.rid("song_title"), text=song.title)]
+            if y + d.dp(40) < bottom:  # the artist line of a row cut at the edge is not shown
+                kids.append(Node(TEXT, (d.dp(16), y + d.dp(40), d.width - d.dp(16),
+                                        min(bottom, y + d.dp(60))),
+                                 rid=self.rid("song_artist"), text=song.artist))
+            rows.append(Node(GROUP, (0, y, d.width, min(bottom, y + pitch)), rid=self.rid("song_row"),
+                             clickable=True, focusable=True, key=f"row:{song.title}",
+                             on=lambda s=song: self._open(s), children=kids))
+        return self.decor(Node(LINEAR, (0, d.status, d.width, d.nav), children=[
+            self.toolbar("Playlist"),
+            Node(RECYCLER, (0, top, d.width, bottom), rid=self.rid("playlist"), focusable=True,
+                 scrollable=True, key="list", children=rows)]))
+
+    def _open(self, song: Song) -> None:
+        self.selected, self.screen = song, "song"
+
+    def _song(self) -> Node:
+        d = self.device
+        song = self.selected
+        assert song is not None
+        top = d.status + d.dp(56)
+        bar = self.toolbar(song.title, up=self.back,
+                           actions=[self.action("menu_delete", "Delete", self._delete)])
+        return self.decor(Node(LINEAR, (0, d.status, d.width, d.nav), children=[
+            bar,
+            Node(TEXT, (d.dp(16), top + d.dp(16), d.width - d.dp(16), top + d.dp(40)),
+                 rid=self.rid("artist"), text=song.artist),
+            self.switch("like_switch", "Like", song.liked, top + d.dp(56),
+                        lambda: setattr(song, "liked", not song.liked))]))
+
+    def _delete(self) -> None:
+        self.songs.remove(self.selected)
+        self.back()
+
+    def back(self) -> None:
+        assert self.screen != "list", "back on the list would leave the app"
+        self.selected, self.screen = None, "list"
+
+
+PLAYLIST_EPISODES: list[tuple[str, list[tuple[str, ...]]]] = [
+    ("Who sings Clocks?", [("tap", "row:Clocks"), ("tap", "up")]),
+    ("Like Jolene", [("scroll", "down"), ("tap", "row:Jolene"), ("tap", "switch:like_switch"),
+                     ("tap", "up"), ("scroll", "up")]),
+    ("Like Roxanne, further down", [
+        ("scroll", "down"), ("scroll", "down"), ("tap", "row:Roxanne"), ("tap", "switch:like_switch"),
+        ("back",), ("scroll", "up"), ("scroll", "up")]),
+    ("Drop Everlong", [("tap", "row:Everlong"), ("tap", "menu_delete")]),
+    ("Look at the end of the list", [
+        ("scroll", "down"), ("scroll", "down"), ("scroll", "down"), ("tap", "row:Wonderwall"),
+        ("back",), ("scroll", "up"), ("scroll", "up"), ("scroll", "up")]),
+    ("Drop Karma Police", [("scroll", "down"), ("tap", "row:Karma Police"), ("tap", "menu_delete"),
+                           ("scroll", "up")]),
+    ("Unlike Jolene", [("scroll", "down"), ("tap", "row:Jolene"), ("tap", "switch:like_switch"),
+                       ("back",), ("scroll", "up")]),
+    ("Like Dreams", [("tap", "row:Dreams"), ("tap", "switch:like_switch"), ("tap", "up")]),
+    ("Who made Teardrop?", [("scroll", "down"), ("scroll", "down"), ("tap", "row:Teardrop"),
+                            ("tap", "up"), ("scroll", "up"), ("scroll", "up")]),
+]
+PLAYLIST_NEW = [
+    ("Like Vogue", [("scroll", "down"), ("scroll", "down"), ("tap", "row:Vogue"),
+                    ("tap", "switch:like_switch"), ("back",), ("scroll", "up")]),
+    ("Drop Superstition", [("tap", "row:Superstition"), ("tap", "menu_delete"), ("scroll", "up"),
+                           ("scroll", "up")]),
+]
+
+
 # ---------------------------------------------------------------------------------------- recording
 @dataclass(frozen=True)
 class AppDef:
@@ -1010,6 +1142,7 @@ APPS = (
     AppDef("reading", Reading, READING_EPISODES, READING_NEW),
     AppDef("todo", Todo, TODO_EPISODES, TODO_NEW),
     AppDef("tally", Tally, TALLY_EPISODES, TALLY_NEW),
+    AppDef("playlist", Playlist, PLAYLIST_EPISODES, PLAYLIST_NEW),
 )
 
 
@@ -1043,6 +1176,10 @@ def record(model: Model, instruction: str, script: list[tuple[str, ...]]) -> tup
         elif op[0] == "back":
             action = {"type": "back"}
             model.back()
+        elif op[0] == "scroll":
+            l, t, r, b = _target(root, "list").bounds
+            action = {"type": "scroll", "direction": op[1], "x": (l + r) // 2, "y": (t + b) // 2}
+            model.scroll(op[1])
         else:
             raise AssertionError(op)
         steps.append({"screen": f"{k:04d}.xml", "activity": activity, "action": action})
@@ -1196,6 +1333,8 @@ class DroidBotRun:
                     event = self._act("type", field_node, root, views, op[1])
                 elif op[0] == "back":
                     event = self._act("back", None, root, views)
+                elif op[0] == "scroll":
+                    event = self._act(f"scroll_{op[1]}", _target(root, "list"), root, views)
                 else:
                     raise AssertionError(op)
                 current, root, views = self._then(current, event)
@@ -1205,7 +1344,8 @@ class DroidBotRun:
         """`events` events of DroidBot's random exploration instead of the scripts: each a random
         choice among what DroidBot's input policy offers on the screen (a touch on an enabled
         clickable view, a long touch on a long-clickable one, a set_text on an editable one with
-        a random text, back where back does not leave the app). `lag`: the share of events whose
+        a random text, a scroll up or down on a scrollable list, back where back does not leave
+        the app). `lag`: the share of events whose
         change DroidBot read too early (see `_then`)."""
         rng = random.Random(seed)
         current, root, views = self._start()
@@ -1216,6 +1356,8 @@ class DroidBotRun:
                 *(("tap", n) for n in shown if n.clickable and n.cls != EDIT),
                 *(("long", n) for n in shown if n.long_clickable and n.cls != EDIT),
                 *(("type", n) for n in shown if n.cls == EDIT),
+                *((f"scroll_{d}", n) for n in shown if n.scrollable and n.key
+                  for d in ("down", "up")),
             ]
             if not self.model.at_home():
                 options.append(("back", None))
@@ -1240,6 +1382,11 @@ class DroidBotRun:
         if kind == "type":
             self.model.type(text)
             return {"event_type": "set_text", "x": None, "y": None, "text": text,
+                    "view": view(node)}
+        if kind.startswith("scroll_"):
+            direction = kind.split("_", 1)[1]
+            self.model.scroll(direction)
+            return {"event_type": "scroll", "x": None, "y": None, "direction": direction.upper(),
                     "view": view(node)}
         handler = node.on if kind == "tap" else node.on_long
         if node.enabled and handler is not None:  # a disabled widget ignores the tap

@@ -26,13 +26,14 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
           model: StateModel) -> AppSpec:
     bindings = {(b.screen, b.widget): b for b in model.bindings}
     lists = {(lb.screen, lb.widget): lb.collection for lb in model.lists}
+    scrolls = {(lb.screen, lb.widget): lb.scroll for lb in model.lists}
     fields = {v.name: {f.name: f for f in v.fields} for v in model.variables
               if v.kind == "collection"}
     acting = {(r.screen, r.widget) for r in model.rules if r.effects or r.target is not None}
     screens = tuple(
         ScreenSpec(
             id=t.id, name=t.name, package=t.package, activity=t.activity,
-            root=_widget(t.id, t.root, bindings, lists, fields, acting),
+            root=_widget(t.id, t.root, bindings, lists, fields, acting, scrolls=scrolls),
             observations=t.observations, sources=t.sources,
         )
         for t in abstraction.screens
@@ -62,7 +63,8 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
 def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Binding],
             lists: dict[tuple[str, str], str], fields: dict[str, dict[str, FieldSpec]],
             acting: set[tuple[str, str | None]],
-            item_fields: dict[str, tuple[Expr | None, Expr | None]] | None = None) -> Widget:
+            item_fields: dict[str, tuple[Expr | None, Expr | None]] | None = None,
+            scrolls: dict[tuple[str, str], int] | None = None) -> Widget:
     text: Expr = Lit(value=t.text)
     checked: Expr = Lit(value=t.checked)
     if item_fields is not None:
@@ -80,9 +82,10 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
                        _field_map(t.item, fields.get(coll, {})))
         empty = None if t.empty is None else _widget(screen, t.empty, {}, {}, {}, set())
         list_spec = ListSpec(collection=coll, item=item, pitch=max(1, t.pitch),
-                             max_visible=max(1, t.max_visible), empty=empty,
+                             max_visible=max(1, t.max_visible),
+                             scroll=(scrolls or {}).get((screen, t.wid), 0), empty=empty,
                              empty_replaces=t.empty_replaces)
-    children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields)
+    children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields, scrolls)
                      for c in t.children)
     traits = traits_of(t)
     # A widget never seen enabled that a recorded action on it still made act (a WebView's

@@ -150,8 +150,9 @@ class ScreenLayout:
             item = self._container(lst.item)
             empty = "" if lst.empty is None else (f", empty = {self._child(lst.empty)}, "
                                                   f"emptyReplaces = {str(lst.empty_replaces).lower()}")
+            scroll = f", scroll = {lst.scroll}" if lst.scroll > 0 else ""
             args.append(f"list = ListSpec({kt(lst.collection)}, pitch = {lst.pitch}, "
-                        f"maxVisible = {max(0, lst.max_visible)}, item = {item}(){empty})")
+                        f"maxVisible = {max(0, lst.max_visible)}, item = {item}(){empty}{scroll})")
         body = "Widget(\n" + ",\n".join(" " * 8 + a for a in args) + "\n" + " " * 4 + ")"
         self.out.functions[slot] = Function(name, "Widget", f"{w.wid} ({w.cls})", body,
                                             BODY if on_path else "")

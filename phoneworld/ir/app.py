@@ -206,6 +206,8 @@ class ListSpec(Frozen):
     item: Widget
     pitch: int  # pixels between the tops of consecutive items (vertical lists)
     max_visible: int
+    # records one scroll moves the list by, as the recording's scrolls did; 0: max_visible - 1
+    scroll: int = 0
     # what the app shows while the collection has no records ("No notes yet"), with its own
     # bounds: in the container's place (`empty_replaces`: the app hides the empty list) or
     # inside it; None: the container stays, empty

@@ -26,6 +26,7 @@ class ListBinding(Frozen):
     screen: str
     widget: str
     collection: str
+    scroll: int = 0  # records one recorded scroll moved it by (0: none known)
 
 
 class Rule(Frozen):

@@ -18,7 +18,8 @@ Semantics beyond `phoneworld.ir.app` (the Kotlin core must mirror them):
   A scroll goes to the scrollable under the point when that has a transition for it, else to the
   first node that is scrollable, a list, or has a transition for it. A scroll up or down that
   leaves the app on its screen (with no transition, or one that stays) also shifts the list
-  under the point (or the screen's first list) by max(1, max_visible - 1) records, clamped.
+  under the point (or the screen's first list) by the records its recorded scrolls moved it by
+  (`ListSpec.scroll`; else max(1, max_visible - 1)), clamped.
 - A transition's effects run, then navigation: `push` (to the current screen: stays), `replace`,
   `pop` (with a target: pop down to it if on the stack, else pop one and show the target in place
   of the screen below), `stay`; `target=None`: stay (or, for `pop`, pop one). Popping the bottom
@@ -431,7 +432,7 @@ class Simulator:
         key = (self._screen, target.c.wid)
         cur = self._offsets.get(key, 0)
         eff = max(0, min(cur, count - lst.max_visible))
-        step = max(1, lst.max_visible - 1) * (1 if direction == "down" else -1)
+        step = (lst.scroll or max(1, lst.max_visible - 1)) * (1 if direction == "down" else -1)
         new = max(0, min(eff + step, count - lst.max_visible))
         if new != cur:
             self._offsets[key] = new

@@ -31,6 +31,7 @@ class CList:
     item: CNode
     pitch: int
     max_visible: int
+    scroll: int = 0  # records one scroll moves it by (`ListSpec.scroll`; 0: max_visible - 1)
     pure: bool = False  # the item template reads only its record: rendered rows can be reused
     empty: CNode | None = None  # drawn while the collection has no records (`ListSpec.empty`)
     empty_replaces: bool = True  # ... in the container's place (else inside it)
@@ -164,7 +165,8 @@ class TreeCompiler:
             self.reads.add(w.list.collection)
             self.lists.append((w.wid, w.list.collection, max(0, w.list.max_visible)))
             item = self.widget(w.list.item, True)
-            lst = CList(w.list.collection, item, w.list.pitch, max(0, w.list.max_visible))
+            lst = CList(w.list.collection, item, w.list.pitch, max(0, w.list.max_visible),
+                        max(0, w.list.scroll))
             lst.pure, lst.editable = _row_traits(item)
             if w.list.empty is not None:
                 lst.empty, lst.empty_replaces = self.widget(w.list.empty), w.list.empty_replaces

@@ -20,6 +20,7 @@ from phoneworld.state.schema import Schema, discover
 from phoneworld.state.sentences import Sentences
 from phoneworld.state.radio import radio_rules
 from phoneworld.state.untried import dismiss_widgets, overflow_widgets, untried_rules
+from phoneworld.state.windows import scroll_steps
 from phoneworld.state.track import (
     Tracked, absolute_item, below, closed_over, closes, enters, entry_label, initial_state,
     navigation, shown, track, transient_screens,
@@ -68,10 +69,11 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
             rules.append(_rule(schema, branch, tracked))
     rules += untried_rules(abstraction, graph, rules)
     rules = radio_rules(abstraction, schema, rules)
+    steps = scroll_steps(schema.list_vars, graph, tracked)
     return StateModel(
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),
-        lists=tuple(ListBinding(screen=s, widget=w, collection=c)
+        lists=tuple(ListBinding(screen=s, widget=w, collection=c, scroll=steps.get((s, w), 0))
                     for (s, w), c in sorted(schema.list_vars.items())),
         rules=tuple(rules),
         initial_state={k: v for k, v in initial_state(schema, abstraction, tracked).items()

@@ -16,14 +16,21 @@ reads as today: each window is the whole collection.
 Records are compared field by field, a field one of them shows empty matching any (a row cut at
 the window's edge shows its title and not the line below it), and the fuller one is kept; rows
 that repeat make a join ambiguous, and the longest overlap wins. The offsets go with the tracked state (`Tracked.windows`), so a tapped row's index is
-the record's (`absolute_item`) and replay shows the recorded window.
+the record's (`absolute_item`) and replay shows the recorded window. How far one scroll moves a
+list is learned from the recorded ones (`scroll_steps`, the app's `ListSpec.scroll`): a swipe
+moves a long list by a few rows, not by a screenful.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["SCROLLS", "Window", "join", "runs_at", "scrolled", "spliced"]
+if TYPE_CHECKING:
+    from phoneworld.ir.graph import TransitionGraph
+    from phoneworld.state.track import Tracked
+
+__all__ = ["SCROLLS", "Window", "join", "runs_at", "scroll_steps", "scrolled", "spliced"]
 
 SCROLLS = {"scroll_down": 1, "scroll_up": -1}
 Window = tuple[int, int]  # (offset of the first record shown, records shown)
@@ -119,3 +126,32 @@ def _repeats(records: list[Any]) -> int:
     """How many records repeat one before them."""
     keys = [repr(sorted(r.items())) if isinstance(r, dict) else repr(r) for r in records]
     return len(keys) - len(set(keys))
+
+
+def scroll_steps(list_vars: dict[tuple[str, str], str], graph: TransitionGraph,
+                 tracked: list[list[Tracked]]) -> dict[tuple[str, str], int]:
+    """(screen, list wid) -> the records one scroll moved the list by, where the recording
+    scrolled it (`list_vars`: each list's collection): the most common move among the scrolls
+    that stopped short of the list's end (the larger on a tie), else the largest (a scroll that
+    hit the end moved it less)."""
+    free: dict[tuple[str, str], Counter[int]] = {}
+    ended: dict[tuple[str, str], int] = {}
+    for step in graph.steps:
+        direction = SCROLLS.get(step.action or "")
+        if direction is None or step.screen != step.next_screen:
+            continue
+        before, after = tracked[step.episode][step.step], tracked[step.episode][step.step + 1]
+        for key, (at, shown) in after.windows.items():
+            if key[0] != step.screen or key not in before.windows or key not in list_vars:
+                continue
+            moved = (at - before.windows[key][0]) * direction
+            if moved <= 0:
+                continue
+            records = after.state.get(list_vars[key])
+            count = len(records) if isinstance(records, list) else 0
+            if (at == 0) if direction < 0 else (at + shown >= count):
+                ended[key] = max(ended.get(key, 0), moved)
+            else:
+                free.setdefault(key, Counter())[moved] += 1
+    out = {key: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for key, c in free.items()}
+    return {**{k: v for k, v in ended.items() if k not in out}, **out}

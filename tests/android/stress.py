@@ -43,7 +43,8 @@ def _big_screen() -> ScreenSpec:
                             checkable=True, clickable=True, checked=ItemField(field="done")),
                  ))
     rows = Widget(wid="rows", cls="android.widget.ListView", bounds=_b(0, 200, W, 680),
-                  scrollable=True, list=ListSpec(collection="rows", item=row, pitch=60, max_visible=8))
+                  scrollable=True, list=ListSpec(collection="rows", item=row, pitch=60, max_visible=8,
+                                                 scroll=3))
     root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
         Widget(wid="query", cls="android.widget.EditText", bounds=_b(0, 60, W, 180), clickable=True,
                focusable=True, text=Var(name="query")),
@@ -130,6 +131,9 @@ def stress_spec() -> AppSpec:
                                           value=Lit(value="s01_detail:back:")),)),
             Transition(id="t10", screen="s02_grown", action="click", widget="pending_row",
                        effects=(RemoveEffect(collection="pending", target="item"),), nav="stay"),
+            # a recorded scroll that stays: it fires and the list moves by its recorded 3 rows
+            Transition(id="t11", screen="s00_big", action="scroll_down", widget="rows",
+                       nav="stay"),
             # a screen the app leaves by itself (a splash): the walk's `wait` takes it
             Transition(id="t7", screen="s02_grown", action="wait", target="s00_big",
                        nav="replace"),

@@ -93,3 +93,21 @@ def test_a_list_never_scrolled_reads_each_window_as_all_of_it() -> None:
     ends = teacher_forced(c.spec, c.schema, c.abstraction, c.traces, built_on=True).ends
     assert [r["title"] for r in ends["e0"].state["list_items"]] == short[:6]
     assert not ends["e0"].windows
+
+
+def test_a_scroll_moves_the_list_by_as_many_records_as_the_recorded_ones_did() -> None:
+    """The recording's scrolls moved the list by three records (the last one less: it hit the
+    end); the mock's do the same, where before they moved it by a screenful less one (six)."""
+    c = compile_app(traces(episode(
+        "e0", home(0), DOWN, home(3), DOWN, home(5), on_row(0), detail("Flour"), back(), home(5),
+        UP, home(2), UP, home(0))))
+    (binding,) = c.model.lists
+    assert binding.scroll == 3
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(DOWN)
+    assert titles(sim) == ITEMS[3:10]
+    sim.step(DOWN)
+    assert titles(sim) == ITEMS[5:]  # clamped at the end
+    replay = teacher_forced(c.spec, c.schema, c.abstraction, c.traces, built_on=True)
+    assert all(r.change_f1 == 1.0 for r in replay.steps if r.step in (0, 1, 5, 6))

@@ -138,9 +138,11 @@ class Machine(initial: AppState? = null) {
                 }
         }
         val wid = n?.w?.wid
+        val from = screen
         var result = fire(kind, wid, n, "")
         if (result.first == null && wid != null) result = fire(kind, null, n, "")
-        if (result.first == null && n != null && (direction == "up" || direction == "down")) {
+        // a scroll that leaves the app on its screen moves the list too
+        if (n != null && (direction == "up" || direction == "down") && screen == from) {
             shiftList(n, direction)
         }
         return StepResult(result.first, result.second)
@@ -220,7 +222,8 @@ class Machine(initial: AppState? = null) {
         val key = Pair(screen, target.w.wid)
         val cur = offsets[key] ?: 0
         val eff = Math.max(0, Math.min(cur, count - list.maxVisible))
-        val step = Math.max(1, list.maxVisible - 1) * (if (direction == "down") 1 else -1)
+        val by = if (list.scroll > 0) list.scroll else Math.max(1, list.maxVisible - 1)
+        val step = by * (if (direction == "down") 1 else -1)
         val next = Math.max(0, Math.min(eff + step, count - list.maxVisible))
         if (next != cur) {
             offsets[key] = next

@@ -52,7 +52,7 @@ sealed class Ref {
 }
 
 class ListSpec(val collection: String, val pitch: Int, val maxVisible: Int, val item: Widget,
-               val empty: Widget? = null, val emptyReplaces: Boolean = true)
+               val empty: Widget? = null, val emptyReplaces: Boolean = true, val scroll: Int = 0)
 
 object Flags {
     const val CHECKABLE = 1
