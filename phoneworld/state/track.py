@@ -5,9 +5,9 @@ variable wins), plus what the screens cannot show: which list record was opened 
 the current screen was entered, and the screen stack. An episode that follows another (a recording
 cut by a gap, a lost state file or a visit to another app) starts from where that one ended; one
 that follows none (a new session) starts with the records and switches the one before it ended
-with (its scrolled lists at the top), and the first one with each list as first shown (as the reset state has it).
-A list the recording scrolled holds the records of every window a scroll joined (`windows`), and
-the state keeps where each such list's window is.
+with (its scrolled lists at the top), and the first one with each list as first shown (as the
+reset state has it). A list the recording scrolled holds the records of every window a scroll
+joined (`state.windows`), and the tracked state keeps where each such list's window is.
 Teacher-forced replay starts every step from this state; effect inference compares it with the
 state after the step.
 """
@@ -183,7 +183,8 @@ def absolute_item(step: ObservedStep, before: Tracked) -> int | None:
 def _read(schema: Schema, state: dict[str, Any], windows: dict[tuple[str, str], Window],
           reading: ScreenReading, step: ObservedStep | None, episode: list[Tracked]) -> None:
     """Update `state` with what `reading` (after `step`, None at an episode's start) shows: each
-    list's window read against the records it holds (`state.windows`)."""
+    list's window read against the records it holds, `windows` kept up to date
+    (`state.windows`)."""
     values = schema.values(reading)
     for (screen, wid), coll in schema.list_vars.items():
         known, window = state.get(coll), values.get(coll)
