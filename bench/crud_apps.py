@@ -1494,7 +1494,7 @@ def _miss(sim: Any, ep: Any, step: Any, result: Any, before: Any, known: set[str
     if not place(sim, step, before, known):
         shown, flags_wrong, mock = "cannot be put there (a screen it does not know)", False, rec
     else:
-        sim.step(on_widget(sim, action, step, absolute_item(step, before)))
+        sim.step(on_widget(sim, action, step, absolute_item(step, before.windows)))
         mock = content_keys(sim.view())
         extra = ", ".join(sorted(_key(k) for k in mock - rec)[:4])
         lacking = ", ".join(sorted(_key(k) for k in rec - mock)[:4])

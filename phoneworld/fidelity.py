@@ -237,7 +237,7 @@ def _one_step(sim: Simulator, ep: Episode, step: ObservedStep, current: ViewNode
     if action is None or not place(sim, step, before, known):
         return StepResult(ep.id, step.step, changing, False, 0.0, 0.0 if changing else None,
                           "", step.next_screen)
-    sim.step(on_widget(sim, action, step, absolute_item(step, before)))
+    sim.step(on_widget(sim, action, step, absolute_item(step, before.windows)))
     mock_keys = content_keys(sim.view())
     return StepResult(
         episode=ep.id, step=step.step, changing=changing,

@@ -123,7 +123,7 @@ def _visible(state: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
 
 def _context(schema: Schema, kinds: StateLayout, step: ObservedStep, before: Tracked) -> Context:
     coll = schema.list_vars.get((step.screen, step.list_widget or ""))
-    return Context(kinds, collection=coll, item=absolute_item(step, before) if coll else None,
+    return Context(kinds, collection=coll, item=absolute_item(step, before.windows) if coll else None,
                    text=step.input)
 
 

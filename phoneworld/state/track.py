@@ -171,12 +171,12 @@ def track(schema: Schema, abstraction: Abstraction, graph: TransitionGraph,
     return out
 
 
-def absolute_item(step: ObservedStep, before: Tracked) -> int | None:
+def absolute_item(step: ObservedStep, windows: dict[tuple[str, str], Window]) -> int | None:
     """The index of the record a step's tap hit: its row in the window plus where the window
-    of a scrolled list is."""
+    of a scrolled list is (`windows`: the tracked state's before the step)."""
     if step.item is None:
         return None
-    at = before.windows.get((step.screen, step.list_widget or ""))
+    at = windows.get((step.screen, step.list_widget or ""))
     return step.item + (at[0] if at is not None else 0)
 
 
@@ -271,7 +271,7 @@ def _remember(schema: Schema, state: dict[str, Any], step: ObservedStep,
             and step.item is not None:
         coll = schema.list_vars.get((step.screen, step.list_widget))
         if coll is not None:
-            state[f"{coll}_selected"] = absolute_item(step, Tracked(state, (), windows))
+            state[f"{coll}_selected"] = absolute_item(step, windows)
     entry = schema.entry_vars.get(step.next_screen)
     if entry is not None and enters(step, schema.closed_over):
         state[entry] = entry_label(step)
