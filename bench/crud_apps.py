@@ -3,7 +3,7 @@
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
                               [--format native|droidbot] [--explore N [--lag P]] [--misses]
 
-Six apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
+Seven apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
 
 - contacts  `com.example.contacts`: a RecyclerView of two-text rows (name + number) kept sorted by
@@ -22,7 +22,10 @@ modelled from ordinary Android conventions, not from what the compiler handles:
 - playlist  `com.example.playlist`: 16 songs in a RecyclerView longer than the screen (nine rows
   shown, the last cut at the edge so that it shows its title and not its artist), scrolled four
   rows a swipe, a song page with a Like switch and a toolbar Delete; back keeps the list where
-  it was scrolled.
+  it was scrolled;
+- notes     `com.example.notes`: no Save button: back or Up from the editor keeps what was typed (a
+  new note left blank is not kept), new notes on top of a RecyclerView of title + text rows, the
+  editor's toolbar Delete asks first.
 
 Each app is a tiny reference model whose `window()` draws the current window as a uiautomator-dump
 tree (a dialog or popup is its own window, as `uiautomator dump` shows the active one) with
@@ -1127,6 +1130,146 @@ PLAYLIST_NEW = [
 ]
 
 
+# ---------------------------------------------------------------------------------------- notes
+@dataclass
+class Note:
+    title: str
+    body: str
+
+
+class Notes(Model):
+    """Notes kept as the editor is left, with no Save button: a RecyclerView of title + text rows
+    (new notes on top), a FAB to a blank editor, a row to its note's editor; back or Up keeps
+    what was typed (a new note left blank is not kept), the editor's toolbar Delete asks first."""
+
+    package = "com.example.notes"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes = [Note("Groceries", "Eggs, milk"), Note("Ideas", "A garden shed"),
+                      Note("Books", "Dune, Emma")]
+        self.screen = "list"          # list | editor | confirm
+        self.selected: Note | None = None
+
+    def at_home(self) -> bool:
+        return self.screen == "list"
+
+    def window(self) -> tuple[str, Node]:
+        if self.screen == "list":
+            return f"{self.package}/.NotesActivity", self._list()
+        if self.screen == "confirm":
+            return f"{self.package}/.EditorActivity", self.dialog(
+                "Delete note?", "This note will be deleted.", "Delete", self._delete,
+                lambda: self._go("editor"))
+        return f"{self.package}/.EditorActivity", self._editor()
+
+    def _go(self, screen: str) -> None:
+        self.screen, self.focus = screen, None
+
+    def _list(self) -> Node:
+        d = self.device
+        top, pitch = d.status + d.dp(56), d.dp(72)
+        rows = []
+        for i, note in enumerate(self.notes):
+            y = top + i * pitch
+            rows.append(Node(GROUP, (0, y, d.width, y + pitch), rid=self.rid("note_row"),
+                             clickable=True, focusable=True, key=f"row:{note.title}",
+                             on=lambda n=note: self._open(n), children=[
+                Node(TEXT, (d.dp(16), y + d.dp(12), d.width - d.dp(16), y + d.dp(36)),
+                     rid=self.rid("row_title"), text=note.title),
+                Node(TEXT, (d.dp(16), y + d.dp(40), d.width - d.dp(16), y + d.dp(60)),
+                     rid=self.rid("row_text"), text=note.body)]))
+        body = Node(FRAME, (0, top, d.width, d.nav), children=[
+            Node(RECYCLER, (0, top, d.width, d.nav), rid=self.rid("notes_list"), focusable=True,
+                 children=rows),
+            self.fab("new_note_fab", "New note", self._new)])
+        return self.decor(Node(LINEAR, (0, d.status, d.width, d.nav), children=[
+            self.toolbar("Notes"), body]))
+
+    def _open(self, note: Note) -> None:
+        self.selected = note
+        self.fields = {"title_input": note.title, "text_input": note.body}
+        self._go("editor")
+
+    def _new(self) -> None:
+        self.selected, self.fields = None, {"title_input": "", "text_input": ""}
+        self._go("editor")
+
+    def _editor(self) -> Node:
+        d = self.device
+        top = d.status + d.dp(56)
+        bar = self.toolbar("Note", up=self._leave, actions=[
+            self.action("menu_delete", "Delete", lambda: self._go("confirm"))])
+        return self.decor(Node(LINEAR, (0, d.status, d.width, d.nav), children=[
+            bar,
+            self.edit("title_input", "Title", (d.dp(16), top + d.dp(8), d.width - d.dp(16),
+                                               top + d.dp(56))),
+            self.edit("text_input", "Note", (d.dp(16), top + d.dp(64), d.width - d.dp(16),
+                                             top + d.dp(200)))]))
+
+    def _leave(self) -> None:
+        """Back and Up keep the note: a new one when anything was typed, an open one updated."""
+        title, body = self.fields["title_input"], self.fields["text_input"]
+        if self.selected is not None:
+            self.selected.title, self.selected.body = title, body
+        elif title or body:
+            self.notes.insert(0, Note(title, body))
+        self.selected = None
+        self._go("list")
+
+    def _delete(self) -> None:
+        if self.selected is not None:
+            self.notes.remove(self.selected)
+        self.selected = None
+        self._go("list")
+
+    def back(self) -> None:
+        assert self.screen != "list", "back on the list would leave the app"
+        if self.screen == "confirm":
+            self._go("editor")
+        else:
+            self._leave()
+
+
+NOTES_EPISODES: list[tuple[str, list[tuple[str, ...]]]] = [
+    ("Note down what to pack: passport, charger", [
+        ("tap", "fab"), ("tap", "title_input"), ("type", "Packing"), ("tap", "text_input"),
+        ("type", "Passport, charger"), ("back",)]),
+    ("What was on the groceries note?", [("tap", "row:Groceries"), ("back",)]),
+    ("Add bread to the groceries", [
+        ("tap", "row:Groceries"), ("tap", "text_input"), ("type", "Eggs, milk, bread"),
+        ("tap", "up")]),
+    ("Delete the ideas note", [("tap", "row:Ideas"), ("tap", "menu_delete"), ("tap", "ok")]),
+    ("Start a note, then leave it blank", [("tap", "fab"), ("back",)]),
+    ("Note: call mum on Sunday at noon", [
+        ("tap", "fab"), ("tap", "title_input"), ("type", "Call mum"), ("tap", "text_input"),
+        ("type", "Sunday at noon"), ("tap", "up")]),
+    ("Rename the books note to Reading list", [
+        ("tap", "row:Books"), ("tap", "title_input"), ("type", "Reading list"), ("back",)]),
+    ("Open the packing note's delete dialog but keep it", [
+        ("tap", "row:Packing"), ("tap", "menu_delete"), ("tap", "cancel"), ("back",)]),
+    ("Note: gym on Monday, legs", [
+        ("tap", "fab"), ("tap", "title_input"), ("type", "Gym"), ("tap", "text_input"),
+        ("type", "Monday legs"), ("back",)]),
+    ("Delete the gym note", [("tap", "row:Gym"), ("tap", "menu_delete"), ("tap", "ok")]),
+    ("Note the pancake recipe", [
+        ("tap", "fab"), ("tap", "title_input"), ("type", "Recipes"), ("tap", "text_input"),
+        ("type", "Pancakes"), ("back",)]),
+    ("Call mum at five, not noon", [
+        ("tap", "row:Call mum"), ("tap", "text_input"), ("type", "Sunday at five"), ("back",)]),
+    ("Look at the packing note", [("tap", "row:Packing"), ("tap", "up")]),
+]
+NOTES_NEW = [
+    ("Note: dentist on Tuesday at 9", [
+        ("tap", "fab"), ("tap", "title_input"), ("type", "Dentist"), ("tap", "text_input"),
+        ("type", "Tuesday at 9"), ("back",)]),
+    ("Add Middlemarch to the reading list", [
+        ("tap", "row:Reading list"), ("tap", "text_input"), ("type", "Dune, Emma, Middlemarch"),
+        ("back",)]),
+    ("Delete the recipes note", [("tap", "row:Recipes"), ("tap", "menu_delete"), ("tap", "ok")]),
+]
+
+
 # ---------------------------------------------------------------------------------------- recording
 @dataclass(frozen=True)
 class AppDef:
@@ -1143,6 +1286,7 @@ APPS = (
     AppDef("todo", Todo, TODO_EPISODES, TODO_NEW),
     AppDef("tally", Tally, TALLY_EPISODES, TALLY_NEW),
     AppDef("playlist", Playlist, PLAYLIST_EPISODES, PLAYLIST_NEW),
+    AppDef("notes", Notes, NOTES_EPISODES, NOTES_NEW),
 )
 
 
