@@ -62,9 +62,7 @@ def infer_effects(schema: Schema, samples: list[Sample]) -> tuple[tuple[Effect, 
                       if s.after[name] != s.before.get(name)})
     chosen: list[Effect] = []
     for name in targets:
-        best = _best_effect(schema, name, samples)
-        if best is not None:
-            chosen.append(best)
+        chosen += _best_effects(schema, name, samples)
     effects = tuple(sorted(chosen, key=_effect_order))
     return effects, sum(_explains(schema, effects, s) for s in samples)
 
@@ -89,7 +87,12 @@ def _same(schema: Schema, name: str, predicted: Any, shown: Any) -> bool:
             and isinstance(shown, str) and masked(predicted) == masked(shown))
 
 
-def _best_effect(schema: Schema, name: str, samples: list[Sample]) -> Effect | None:
+def _best_effects(schema: Schema, name: str, samples: list[Sample]) -> list[Effect]:
+    """The effect on `name` that matches the most samples where it shows, if more than leaving
+    it alone does. A collection's record may take more than one: each further effect is kept
+    while it matches more samples and none that matched before stops matching (an editor that
+    keeps both its fields sets both of the record's: a sample that changed the title and one
+    that changed the text each show one)."""
     candidates: Counter[str] = Counter()
     by_key: dict[str, Effect] = {}
     for s in samples:
@@ -99,18 +102,27 @@ def _best_effect(schema: Schema, name: str, samples: list[Sample]) -> Effect | N
                 by_key[key] = effect
                 candidates[key] += 1
     visible = [s for s in samples if name in s.after]
-    baseline = sum(s.after[name] == s.before.get(name) for s in visible)
-    best: tuple[int, int, str] | None = None
-    for rank, (key, _) in enumerate(candidates.most_common()):
-        effect = by_key[key]
-        score = sum(_matches(schema, effect, name, s) for s in visible)
-        if score > baseline and (best is None or score > best[0]):
-            best = (score, rank, key)
-    return by_key[best[2]] if best is not None else None
+    matched = {i for i, s in enumerate(visible) if s.after[name] == s.before.get(name)}
+    chosen: list[Effect] = []
+    while True:
+        best: tuple[int, int, str, set[int]] | None = None
+        for rank, (key, _) in enumerate(candidates.most_common()):
+            effects = tuple(sorted([*chosen, by_key[key]], key=_effect_order))
+            hits = {i for i, s in enumerate(visible) if _matches(schema, effects, name, s)}
+            if len(hits) > len(matched) and (not chosen or hits >= matched) \
+                    and (best is None or len(hits) > best[0]):
+                best = (len(hits), rank, key, hits)
+        if best is None:
+            return chosen
+        chosen.append(by_key.pop(best[2]))
+        del candidates[best[2]]
+        matched = best[3]
+        if schema.variables[name].kind != "collection":
+            return chosen
 
 
-def _matches(schema: Schema, effect: Effect, name: str, s: Sample) -> bool:
-    return _same(schema, name, apply((effect,), s.before, s.ctx).get(name), s.after[name])
+def _matches(schema: Schema, effects: tuple[Effect, ...], name: str, s: Sample) -> bool:
+    return _same(schema, name, apply(effects, s.before, s.ctx).get(name), s.after[name])
 
 
 def _candidates(schema: Schema, name: str, s: Sample) -> list[Effect]:
