@@ -29,6 +29,7 @@ from phoneworld.state.track import (
 __all__ = ["infer_state", "prepare"]
 
 MAX_SOURCES = 3
+MAX_SPLITS = 2  # conditions one trigger's effects may be split by, one inside the other
 
 
 def prepare(abstraction: Abstraction, graph: TransitionGraph
@@ -225,11 +226,13 @@ def _majority(samples: list[Sample]) -> str:
 
 
 def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples: list[Sample],
-                     guard: Guard | None) -> list[Branch]:
+                     guard: Guard | None, depth: int = 0) -> list[Branch]:
     effects, explained = infer_effects(schema, samples)
-    if explained < len(samples):
+    if explained < len(samples) and depth < MAX_SPLITS:
         best: tuple[int, Guard, list[Sample], list[Sample], Any, Any] | None = None
-        for g in guard_candidates(schema, screen_vars, samples):
+        # and what a field held: a form left blank shows its hint where typing shows a text
+        for g in (*guard_candidates(schema, screen_vars, samples),
+                  *typed_guards(schema, screen_vars, samples)):
             yes, no = split(g, samples)
             if not yes or not no:
                 continue
@@ -245,9 +248,9 @@ def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples
             if x_took == len(took):
                 return [Branch(guard, target, samples, e_took, x_took)]
         if best is not None:
-            _, g, yes, no, e1, e2 = best
-            return [Branch(both(guard, g), target, yes, e1, x1),
-                    Branch(guard, target, no, e2, x2)]
+            _, g, yes, no, _, _ = best
+            return (_effect_branches(schema, screen_vars, target, yes, both(guard, g), depth + 1)
+                    + _effect_branches(schema, screen_vars, target, no, guard, depth + 1))
     return [Branch(guard, target, samples, effects, explained)]
 
 
