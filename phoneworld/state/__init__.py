@@ -227,19 +227,22 @@ def _majority(samples: list[Sample]) -> str:
 
 def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples: list[Sample],
                      guard: Guard | None, depth: int = 0) -> list[Branch]:
+    """The steps of one trigger and target as branches, each with the effects that explain its
+    steps: split by the condition under which the effects explain the most steps, and each side
+    split again, up to `MAX_SPLITS` conditions deep (an editor's exit appends a new note and
+    updates an open one; of the new ones, a blank one is not kept)."""
     effects, explained = infer_effects(schema, samples)
     if explained < len(samples) and depth < MAX_SPLITS:
-        best: tuple[int, Guard, list[Sample], list[Sample], Any, Any] | None = None
+        best: tuple[int, Guard, list[Sample], list[Sample]] | None = None
         # and what a field held: a form left blank shows its hint where typing shows a text
         for g in (*guard_candidates(schema, screen_vars, samples),
                   *typed_guards(schema, screen_vars, samples)):
             yes, no = split(g, samples)
             if not yes or not no:
                 continue
-            e1, x1 = infer_effects(schema, yes)
-            e2, x2 = infer_effects(schema, no)
-            if x1 + x2 > explained and (best is None or x1 + x2 > best[0]):
-                best = (x1 + x2, g, yes, no, e1, e2)
+            x = infer_effects(schema, yes)[1] + infer_effects(schema, no)[1]
+            if x > explained and (best is None or x > best[0]):
+                best = (x, g, yes, no)
         took = [s for s in samples if not _noop(s)]
         if (best is None or best[0] < len(samples)) and len(took) > len(samples) - len(took):
             # what explains every step that did something beats a condition that explains only
@@ -248,7 +251,7 @@ def _effect_branches(schema: Schema, screen_vars: set[str], target: str, samples
             if x_took == len(took):
                 return [Branch(guard, target, samples, e_took, x_took)]
         if best is not None:
-            _, g, yes, no, _, _ = best
+            _, g, yes, no = best
             return (_effect_branches(schema, screen_vars, target, yes, both(guard, g), depth + 1)
                     + _effect_branches(schema, screen_vars, target, no, guard, depth + 1))
     return [Branch(guard, target, samples, effects, explained)]

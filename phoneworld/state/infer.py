@@ -284,7 +284,9 @@ def guard_candidates(schema: Schema, screen_vars: set[str], samples: list[Sample
 def typed_guards(schema: Schema, screen_vars: set[str], samples: list[Sample]) -> list[Guard]:
     """What a field of this screen held, one guard per text it held (`eq`): a form's submit that
     went somewhere only when a field held one text (the account that signs in, the code that is
-    accepted). Tried only as a condition that tells one outcome from all others exactly."""
+    accepted), an exit that keeps nothing while the fields show their hints. Tried for targets
+    only as a condition that tells one outcome from all others exactly, for effects where it
+    explains more steps."""
     values: dict[str, set[str]] = defaultdict(set)
     for s in samples:
         for n in screen_vars:
