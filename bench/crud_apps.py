@@ -176,6 +176,7 @@ class Model:
     def __init__(self) -> None:
         self.fields: dict[str, str] = {}
         self.focus: str | None = None
+        self.screen = ""
 
     def rid(self, name: str) -> str:
         return f"{self.package}:id/{name}"
@@ -192,6 +193,10 @@ class Model:
     def type(self, text: str) -> None:
         assert self.focus is not None, "type needs a focused field"
         self.fields[self.focus] = text
+
+    def _go(self, screen: str) -> None:
+        """Show `screen` (a window of the app's own naming), no field focused."""
+        self.screen, self.focus = screen, None
 
     def scroll(self, direction: str) -> None:
         """A scroll over the app's list (only apps whose lists scroll have one marked `list`)."""
@@ -334,9 +339,6 @@ class Contacts(Model):
         act = {"list": ".ContactsActivity", "form": ".EditContactActivity",
                "detail": ".ContactDetailActivity", "confirm": ".ContactDetailActivity"}[self.screen]
         return f"{self.package}/{act}", getattr(self, f"_{self.screen}")()
-
-    def _go(self, screen: str) -> None:
-        self.screen, self.focus = screen, None
 
     def _list(self) -> Node:
         d = self.device
@@ -957,9 +959,6 @@ class Tally(Model):
         self.count = 0
         self._go("counter")
 
-    def _go(self, screen: str) -> None:
-        self.screen = screen
-
     def _settings(self) -> Node:
         d = self.device
         top = d.status + d.dp(56)
@@ -1162,9 +1161,6 @@ class Notes(Model):
                 "Delete note?", "This note will be deleted.", "Delete", self._delete,
                 lambda: self._go("editor"))
         return f"{self.package}/.EditorActivity", self._editor()
-
-    def _go(self, screen: str) -> None:
-        self.screen, self.focus = screen, None
 
     def _list(self) -> Node:
         d = self.device
