@@ -6,6 +6,11 @@
   on one screen shows on the next (a counter on a list and on the same list under a snackbar);
   on a screen where its text never varied, such a widget reads the variable when every reading
   of it showed the value the variable was last shown with.
+- An editable field without a resource-id (React Native, Flutter and web views set none) is the
+  same variable on every screen that is a variant of one layout: the same field class at the same
+  place, on screens of one activity that share more than half of their literal texts (a feedback
+  form with one of five ratings picked is five screens, and what was typed stays as the rating
+  changes). Any other widget without an id is a variable of its own screen.
 - Widgets that share a resource-id on one screen outside lists are widgets of their own (rows
   built from one layout: a profile's "Name" and "City" values, a settings page's switches, a
   photo grid's boxes): one variable cannot hold two values. Each is told apart by its row's
@@ -29,6 +34,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import networkx as nx
 
 from phoneworld.ir.screens import Abstraction, ScreenReading, TemplateNode
 
@@ -148,6 +155,8 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
     depths = _row_depths(abstraction)
     rows = {screen.id: _rows(screen.id, screen.root, depths, texts)
             for screen in abstraction.screens}
+    for wid_key, place in _unnamed_fields(abstraction, texts).items():
+        rows[wid_key[0]][wid_key[1]] = place
     for screen in abstraction.screens:
         _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values,
                      field_values, rows[screen.id])
@@ -218,18 +227,58 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             schema.flag_vars[(screen, node.wid)] = var
 
 
-_Row = int | str  # a widget's row among those of its resource id: a place, or the row's label
+# a widget's row among those of its resource id: a place, or the row's label; for an editable
+# field without an id, the field it is on every variant of its screen (`_unnamed_fields`)
+_Row = int | str | tuple[Any, ...]
 
 
 def _key(kind: str, screen: str, node: TemplateNode, rows: dict[str, _Row]) -> tuple[Any, ...]:
     """The key of the variable a widget reads (module docstring): its resource id and row; a
-    widget without an id is a variable of its own screen."""
+    widget without an id is a variable of its own screen, or for a field, of every variant of its
+    screen (`_unnamed_fields`)."""
     if not node.resource_id:
-        return (kind, screen, node.wid)
+        field = rows.get(node.wid)
+        return (kind, *field) if kind == "text" and isinstance(field, tuple) \
+            else (kind, screen, node.wid)
     row = rows.get(node.wid, 0)
     if kind == "text" and row == 0:
         return (kind, node.resource_id)
     return (kind, node.resource_id, row)
+
+
+def _unnamed_fields(abstraction: Abstraction, texts: dict[tuple[str, str], set[str]]
+                    ) -> dict[tuple[str, str], tuple[Any, ...]]:
+    """(screen, wid) -> one key per field, for the editable fields without a resource-id that
+    are one field on variants of one layout (module docstring): same class, same bounds, screens
+    of one activity whose literal texts (those that never varied there) overlap by more than half
+    (Jaccard), joined transitively. Fields on one screen only are left out."""
+    literal: dict[str, set[str]] = {}
+    spots: dict[tuple[Any, ...], list[tuple[str, str]]] = defaultdict(list)
+    for screen in abstraction.screens:
+        nodes = _outside_lists(screen.root)
+        literal[screen.id] = {t for n in nodes if len(texts.get((screen.id, n.wid), set())) <= 1
+                              and not n.editable and (t := n.text.strip())}
+        for n in nodes:
+            if n.editable and not n.resource_id:
+                b = n.bounds
+                spots[(screen.activity, n.cls, b.x1, b.y1, b.x2, b.y2)].append((screen.id, n.wid))
+    out: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for spot, fields in spots.items():
+        if len({s for s, _ in fields}) < 2:
+            continue
+        group = nx.Graph()
+        group.add_nodes_from(fields)
+        group.add_edges_from((a, b) for i, a in enumerate(fields) for b in fields[i + 1:]
+                             if _overlap(literal[a[0]], literal[b[0]]) > 0.5)
+        for part in nx.connected_components(group):
+            if len(part) > 1:
+                first = min(part)
+                out.update((f, ("field", *spot, *first)) for f in part)
+    return out
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _by_id(root: TemplateNode, keep: Callable[[str], bool]
