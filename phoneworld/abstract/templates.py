@@ -19,12 +19,21 @@ from phoneworld.ir.trace import Observation, ViewNode
 
 @dataclass
 class _Names:
+    """Widget ids, unique on one screen: the node's base name, numbered from its second use; a
+    number that makes another base's name ("view" numbered 2 and a view described "2" are both
+    `view_2`) skips to the next."""
+
     used: Counter[str] = field(default_factory=Counter)
+    taken: set[str] = field(default_factory=set)
 
     def take(self, node: ViewNode) -> str:
         base = _base_name(node)
-        self.used[base] += 1
-        return base if self.used[base] == 1 else f"{base}_{self.used[base]}"
+        name = ""
+        while not name or name in self.taken:
+            self.used[base] += 1
+            name = base if self.used[base] == 1 else f"{base}_{self.used[base]}"
+        self.taken.add(name)
+        return name
 
 
 def _base_name(node: ViewNode) -> str:

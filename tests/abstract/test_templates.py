@@ -9,9 +9,10 @@ from __future__ import annotations
 from phoneworld.abstract import abstract
 from phoneworld.ir.screens import ItemReading, TemplateNode
 from phoneworld.ir.trace import Observation
+from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, EDIT, LINEAR, RECYCLER, ROW_PITCH, TEXT, W, b, back, episode, row_list, screen,
-    traces, view,
+    BUTTON, EDIT, LINEAR, RECYCLER, ROW_PITCH, TEXT, W, b, back, click, compile_app, episode,
+    row_list, screen, traces, view,
 )
 
 
@@ -143,3 +144,21 @@ def test_a_container_at_a_list_place_on_another_screen_keeps_its_own_children() 
     assert [(n.cls, n.text) for n in form_box.children] == [(TEXT, "Enter the code"),
                                                            (BUTTON, "Verify")]
     assert abstraction.readings[0][1].texts[form_box.children[1].wid] == "Verify"
+
+
+def test_a_number_that_makes_another_widgets_name_skips_to_the_next() -> None:
+    """Flutter draws views with no resource id, their texts as content-desc: the second plain
+    View is `view_2` by its number and a View described "2" is `view_2` by its label; the screen
+    compiles with one id each (it used to fail the build: two widgets with one id)."""
+    plain = "android.view.View"
+    counter = screen(view(plain, b(0, 0, W, 300), view(plain, b(0, 0, W, 150),
+                                                        desc="Glasses of water")),
+                     view(plain, b(0, 300, W, 600), desc="2"),
+                     view(plain, b(0, 600, W, 900),
+                          view(BUTTON, b(0, 600, 500, 900), desc="+", clickable=True)))
+    c = compile_app(traces(episode("e0", counter, click(250, 750), counter)))
+    (main,) = c.abstraction.screens
+    ids = wids(main.root)
+    assert len(ids) == len(set(ids)), ids
+    assert {"view_2", "view_2_2"} <= set(ids) or {"view_2", "view_3"} <= set(ids)
+    Simulator(c.spec).reset()
