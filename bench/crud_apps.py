@@ -2,6 +2,7 @@
 
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
                               [--format native|droidbot] [--explore N [--lag P]] [--misses]
+                              [--ui views|react-native|flutter]
 
 Seven apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
@@ -40,7 +41,11 @@ DroidBot's random exploration instead of the scripts (seeded, as one DroidBot ru
 input policy offers on each screen, chosen at random, texts typed at random; the held-out steps
 are then the run's last fifth. `--lag P` makes a share P of those events read too early, as
 DroidBot does when it reads the screen before the app drew the change: the event stops where it
-started and the next one starts on the changed screen (a chain break).
+started and the next one starts on the changed screen (a chain break). `--ui` dumps every window
+as another toolkit would (`restyle`): React Native's (no resource ids, ViewGroups, a Touchable
+around its Text, a FlatList as a ScrollView) or Flutter's (no ids, android.view.View nodes, texts
+as content-descs merged into the tappable node that holds them): the same apps and scripts, so the
+figures say what the compiler owes to Android's own views.
 
 Each app is then built with the real CLI as `bench/fidelity_suite.py` does (its `build_set`), one
 row per app: training changing steps, training match and change F1, the stateless reference F1, the
@@ -60,7 +65,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +170,51 @@ TEXT, BUTTON, IMAGE_BUTTON, IMAGE = ("android.widget.TextView", "android.widget.
 EDIT, CHECKBOX, SWITCH = "android.widget.EditText", "android.widget.CheckBox", "android.widget.Switch"
 FRAME, LINEAR, GROUP = "android.widget.FrameLayout", "android.widget.LinearLayout", "android.view.ViewGroup"
 RECYCLER, LISTVIEW = "androidx.recyclerview.widget.RecyclerView", "android.widget.ListView"
+SCROLL, VIEW = "android.widget.ScrollView", "android.view.View"
+
+# How the app's toolkit exposes its views in a dump (`--ui`): Android's own views (resource ids,
+# TextViews, RecyclerViews), React Native's (no resource ids unless a testID is set; layouts are
+# ViewGroups, a Touchable is a clickable ViewGroup around its Text, a FlatList a ScrollView around a
+# content ViewGroup) or Flutter's (no ids; every node an android.view.View but the fields, buttons
+# and toggles; a text is the content-desc of its node, and a tappable node merges the texts inside
+# it into its own content-desc, as Flutter's semantics tree does).
+UIS = ("views", "react-native", "flutter")
+_CONTAINERS = (FRAME, LINEAR, GROUP)
+_LISTS = (RECYCLER, LISTVIEW)
+
+
+def restyle(node: Node, ui: str) -> Node:
+    """`node`'s tree as toolkit `ui` dumps it (see `UIS`); script keys, handlers and bounds kept."""
+    if ui == "views":
+        return node
+    kids = [restyle(c, ui) for c in node.children]
+    out = replace(node, rid="", children=kids)
+    if ui == "react-native":
+        if node.cls in _CONTAINERS:
+            out.cls = GROUP
+        elif node.cls in _LISTS:
+            out.cls, out.children = SCROLL, [Node(GROUP, node.bounds, children=kids)]
+        elif node.cls in (BUTTON, IMAGE_BUTTON):
+            out.cls, out.text = GROUP, ""
+            if node.text:
+                out.children = [Node(TEXT, node.bounds, text=node.text), *kids]
+        return out
+    if node.cls in (BUTTON, IMAGE_BUTTON):
+        out.cls = BUTTON
+    elif node.cls not in (EDIT, CHECKBOX, SWITCH, IMAGE):
+        out.cls = VIEW
+    if node.cls != EDIT and node.text:
+        out.desc, out.text = node.text, ""
+    if out.clickable and out.cls != EDIT:
+        merged = [c for c in kids if not _acts(c) and c.desc and not c.children]
+        if merged:
+            out.desc = "\n".join([out.desc] * bool(out.desc) + [c.desc for c in merged])
+            out.children = [c for c in kids if not any(c is m for m in merged)]
+    return out
+
+
+def _acts(n: Node) -> bool:
+    return n.clickable or n.checkable or n.cls == EDIT or n.long_clickable
 
 
 class Model:
@@ -172,11 +222,17 @@ class Model:
 
     package = ""
     device = PIXEL_2
+    ui = "views"  # the toolkit its dumps look like (`UIS`)
 
     def __init__(self) -> None:
         self.fields: dict[str, str] = {}
         self.focus: str | None = None
         self.screen = ""
+
+    def drawn(self) -> tuple[str, Node]:
+        """The window as the app's toolkit dumps it (`restyle`)."""
+        activity, root = self.window()
+        return activity, restyle(root, self.ui)
 
     def rid(self, name: str) -> str:
         return f"{self.package}:id/{name}"
@@ -1297,7 +1353,7 @@ def record(model: Model, instruction: str, script: list[tuple[str, ...]]) -> tup
     steps: list[dict[str, Any]] = []
     screens: list[str] = []
     for k, op in enumerate([*script, None]):
-        activity, root = model.window()
+        activity, root = model.drawn()
         screens.append(to_xml(root, model.package))
         action: dict[str, Any] | None
         if op is None:
@@ -1332,12 +1388,13 @@ FORMATS = ("native", "droidbot")
 
 
 def write_app(app: AppDef, out: Path, fmt: str = "native", explore: int = 0,
-              lag: float = 0.0) -> Path:
+              lag: float = 0.0, ui: str = "views") -> Path:
     """Write `app`'s recording under `out/<package>/` (replacing it) as native episodes
     (`ep_NNNN/`) or as one DroidBot run (of `explore` random events instead of the scripts, when
     given); the package folder. The new-values episodes are exactly the last `HELDOUT` of the
     recorded actions."""
     model = app.model()
+    model.ui = ui
     folder = out / model.package
     if folder.exists():
         shutil.rmtree(folder)
@@ -1447,7 +1504,7 @@ class DroidBotRun:
         launcher, _ = self.state(f"{LAUNCHER}/.NexusLauncherActivity", home, LAUNCHER)
         self.event({"event_type": "kill_app", "stop_intent": f"am force-stop {model.package}"},
                    hashlib.md5(b"unseen").hexdigest(), launcher)
-        activity, root = model.window()
+        activity, root = model.drawn()
         current, views = self.state(activity, root, model.package)
         self.event({"event_type": "intent", "intent": f"am start {activity}"}, launcher, current)
         return current, root, views
@@ -1457,7 +1514,7 @@ class DroidBotRun:
         """The state after `event` (already applied to the model), and the event's file; `late`:
         DroidBot read the screen before the app drew the change, so the event stops where it
         started and the next one starts on the changed screen."""
-        activity, root = self.model.window()
+        activity, root = self.model.drawn()
         after, views = self.state(activity, root, self.model.package)
         self.event(event, current, current if late else after)
         return after, root, views
@@ -1670,6 +1727,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--lag", type=float, default=0.0, metavar="P",
                         help="with --explore: the share of events whose change DroidBot read "
                         "too early (the event stops where it started, the next starts changed)")
+    parser.add_argument("--ui", choices=UIS, default="views",
+                        help="the toolkit whose dumps the recordings look like: Android's views, "
+                        "React Native's or Flutter's")
     parser.add_argument("--misses", action="store_true",
                         help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)
@@ -1707,7 +1767,7 @@ def run(args: argparse.Namespace) -> int:
         for app in apps:
             folder = folders[app.name] = write_app(
                 app, traces / app.name, "droidbot" if args.explore else args.fmt, args.explore,
-                args.lag)
+                args.lag, args.ui)
             built = Path(tmp) / f"{app.name}.build"
             row = build_set(folder, HELDOUT, built, args.timeout)
             row = {"name": app.name, **row, "kinds": task_kinds(built, folder.name)}

@@ -117,3 +117,30 @@ def test_lag_goes_with_explore(bench: Any, capsys: Any) -> None:
     with pytest.raises(SystemExit) as exc:
         bench.main(["--lag", "0.1"])
     assert exc.value.code == 2 and "--explore" in capsys.readouterr().err
+
+
+def _nodes(xml: str) -> list[dict[str, str]]:
+    return [dict(re.findall(r'([\w-]+)="([^"]*)"', m)) for m in re.findall(r"<node ([^>]*?)/?>", xml)]
+
+
+@pytest.mark.parametrize("ui", ["react-native", "flutter"])
+def test_other_toolkits_dump_the_same_app_their_way(bench: Any, tmp_path: Path, ui: str) -> None:
+    """`--ui`: the same recording as React Native or Flutter dump it: no resource ids; Flutter's
+    texts are content-descs, a tappable node holding the texts inside it; every tap lands on the
+    same place, and the recording passes `phoneworld check`."""
+    app = next(a for a in bench.APPS if a.name == "contacts")
+    views = bench.write_app(app, tmp_path / "views")
+    other = bench.write_app(app, tmp_path / ui, ui=ui)
+    traces, diagnostics = check(other)
+    assert not diagnostics.has_errors, diagnostics.items
+    first = json.loads((views / "ep_0001" / "episode.json").read_text())
+    again = json.loads((other / "ep_0001" / "episode.json").read_text())
+    assert [s["action"] for s in first["steps"]] == [s["action"] for s in again["steps"]]
+    nodes = _nodes((other / "ep_0001" / "0000.xml").read_text())
+    assert all(n["resource-id"] == "" for n in nodes)
+    if ui == "flutter":
+        assert all(n["text"] == "" for n in nodes if n["class"] != bench.EDIT)
+        rows = [n for n in nodes if n["clickable"] == "true" and "&#10;" in n["content-desc"]]
+        assert rows  # a contact's row reads its name and number as one label
+    else:
+        assert any(n["class"] == bench.SCROLL for n in nodes)
