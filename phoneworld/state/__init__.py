@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from phoneworld.ir.app import Choose, Count, Expr, Guard, Selected, Var
+from phoneworld.ir.app import Choose, Count, Expr, Guard, Lit, Selected, SetEffect, Var, VarRef
 from phoneworld.ir.graph import ObservedStep, TransitionGraph
 from phoneworld.ir.model import Binding, ListBinding, Rule, StateModel
 from phoneworld.ir.screens import Abstraction
@@ -68,7 +68,7 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         screen_vars = {v for (sc, _), v in schema.text_vars.items() if sc == screen}
         for branch in _plan(schema, screen_vars, group, dropped, outvoted):
             rules.append(_rule(schema, branch, tracked))
-    rules += untried_rules(abstraction, graph, rules)
+    rules = _fresh_entries(rules + untried_rules(abstraction, graph, rules), schema)
     rules = radio_rules(abstraction, schema, rules)
     steps = scroll_steps(schema.list_vars, graph, tracked)
     return StateModel(
@@ -82,6 +82,34 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         dropped=tuple(dropped),
         outvoted=tuple(sorted((s.step.episode, s.step.step) for s in outvoted)),
     )
+
+
+def _opens(rule: Rule) -> bool:
+    return bool(rule.target) and rule.target != rule.screen and rule.nav != "pop"
+
+
+def _fresh_entries(rules: list[Rule], schema: Schema) -> list[Rule]:
+    """An untried rule that opens a screen (`untried_rules`: no effects of its own) takes the
+    literal values every recorded way into that screen sets, where two or more were recorded: a
+    form each recorded opener showed fresh (its field back to its hint) opens fresh the untried
+    way too, not with what was typed the last time. How the screen was entered is its own
+    (`entered_<screen>`), never shared."""
+    ways: dict[str, list[Rule]] = defaultdict(list)
+    for r in rules:
+        if r.support > 0 and _opens(r):
+            ways[r.target or ""].append(r)
+    entry = set(schema.entry_vars.values())
+    out = []
+    for r in rules:
+        seen = ways.get(r.target or "", [])
+        if r.support == 0 and _opens(r) and not r.effects and len(seen) >= 2:
+            common = tuple(e for e in seen[0].effects
+                           if isinstance(e, SetEffect) and isinstance(e.value, Lit)
+                           and isinstance(e.ref, VarRef) and e.ref.name not in entry
+                           and all(e in w.effects for w in seen[1:]))
+            r = r.model_copy(update={"effects": common}) if common else r
+        out.append(r)
+    return out
 
 
 def _samples(schema: Schema, kinds: StateLayout, abstraction: Abstraction,

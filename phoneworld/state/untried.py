@@ -1,6 +1,7 @@
 """Rules for widgets the recording showed but never tried, from what the app and Android's
 conventions say they do. Every such rule carries no effects (those depend on the screen's own
-state) and `support=0`, which marks it as inferred rather than observed.
+state; one that opens a screen later takes what every recorded way into it sets,
+`state._fresh_entries`) and `support=0`, which marks it as inferred rather than observed.
 
 - **Shared widgets.** A tab bar, a toolbar button or a drawer entry that the app shows on several
   screens does the same thing on all of them. Where the same widget (same class, resource id,
