@@ -222,21 +222,31 @@ def numbered_pool(kids: tuple[ViewNode, ...]) -> tuple[str, str] | None:
     return kids[0].cls, matches[0].group(1)
 
 
-def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
+def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) -> str:
     """The node's shape as far as one observation tells, voting for the lists it holds. A list's
     shape leaves its item out, so an outer item holding an inner list has one shape whatever the
-    inner list holds."""
+    inner list holds. `content`: the node is the one child of a scrollable or a vertical
+    ScrollView (a React Native FlatList's content container), whose rows without resource ids, one class and
+    one layout (`_rows_of_one_layout`), are a list's rows whatever each shows (an optional
+    badge), as a list class's rows of one id are."""
     anchor = anchor_key(node, parent)
     kids = visible_children(node)
-    shapes = [_collect(c, anchor, votes) for c in kids]
+    holds = (node.scrollable or node.cls.endswith("ScrollView")) and len(kids) == 1 \
+        and not node.cls.endswith("HorizontalScrollView")  # a carousel: not windowed yet
+    shapes = [_collect(c, anchor, votes, holds) for c in kids]
     pool = numbered_pool(kids)
     if pool is not None:
         return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
     if _looks_like_list(node, shapes, kids):
         votes.items[anchor][shapes[0]] += 1
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
+    one_kind = len(shapes) > 1 and len({row_shape(k) for k in kids}) == 1
+    if content and not _is_list_class(node) and one_kind and not kids[0].resource_id \
+            and _rows_of_one_layout(kids):
+        votes.rows[anchor][row_shape(kids[0])] += 1
+        return _digest(node.cls, node.resource_id, node.content_desc, "list")
     if _is_list_class(node):
-        if len(shapes) > 1 and kids[0].resource_id and len({row_shape(k) for k in kids}) == 1:
+        if one_kind and kids[0].resource_id:
             votes.rows[anchor][row_shape(kids[0])] += 1
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if len(shapes) > 1:
@@ -246,6 +256,30 @@ def _collect(node: ViewNode, parent: str, votes: _Votes) -> str:
             votes.children[anchor].update(shapes)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
     return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
+
+
+def _rows_of_one_layout(kids: tuple[ViewNode, ...]) -> bool:
+    """Whether views of one class are rows of one layout, each showing some of what the fullest
+    shows (a badge or a subtitle on some only): each holds views, and the shapes of what each
+    holds are all among the fullest's, and none is a row of tiles (a grid's row of actions). The
+    sections of a page (a question, then its buttons) hold different things."""
+    kinds = [[_tree_shape(c) for c in visible_children(k)] for k in kids]
+    if any(_tiles(k) for k in kids):
+        return False  # rows of tiles: a grid, left as its rows show it
+    fullest = max((set(k) for k in kinds), key=len)
+    return all(kinds) and all(set(k) <= fullest for k in kinds)
+
+
+def _tiles(row: ViewNode) -> bool:
+    """Whether a row holds two or more views of one shape that hold views (tiles of a grid)."""
+    shapes = [_tree_shape(c) for c in visible_children(row) if c.children]
+    return len(shapes) != len(set(shapes))
+
+
+def _tree_shape(node: ViewNode) -> str:
+    """The shape of a subtree by its structure alone (classes, ids, descriptions), no lists."""
+    return _digest(node.cls, node.resource_id, node.content_desc,
+                   *(_tree_shape(c) for c in visible_children(node)))
 
 
 def learn_empty_slots(index: ShapeIndex, roots: list[ViewNode]) -> dict[str, EmptySlot]:

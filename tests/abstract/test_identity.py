@@ -267,3 +267,47 @@ def test_an_ad_slot_is_neither_the_screen_nor_its_content() -> None:
 ])
 def test_ad_slots_are_containers_named_or_classed_as_ads(node: ViewNode, ad: bool) -> None:
     assert is_ad(node) is ad
+
+
+GROUP = "android.view.ViewGroup"
+
+
+def flat_list(*tasks: tuple[str, bool]) -> Observation:
+    """A React Native FlatList: a ScrollView (not scrollable while its rows fit) around one
+    content ViewGroup, its rows ViewGroups without resource ids; a high-priority task's row
+    shows a "High" badge the others do not have."""
+    rows = []
+    for k, (title, high) in enumerate(tasks):
+        y = 200 + 200 * k
+        badge = (view(TEXT, b(800, y + 40, 1000, y + 160), text="High"),) if high else ()
+        rows.append(view(GROUP, b(0, y, W, y + 200),
+                         view(CHECKBOX, b(40, y + 40, 160, y + 160), checkable=True),
+                         view(TEXT, b(200, y + 40, 780, y + 160), text=title), *badge,
+                         clickable=True))
+    content = view(GROUP, b(0, 200, W, 1600), *rows)
+    return screen(view(TEXT, b(0, 0, W, 150), text="Tasks"),
+                  view("android.widget.ScrollView", b(0, 200, W, 1600), content))
+
+
+def test_a_flat_lists_rows_without_ids_are_one_list_whatever_each_shows() -> None:
+    seen = visits(flat_list(("Pay rent", False), ("Call mom", True), ("Buy milk", False)),
+                  flat_list(("Call mom", True), ("Buy milk", False)),
+                  flat_list(("Pay rent", False), ("Buy milk", False), ("Fix bike", True),
+                            ("Call mom", True)))
+    assert len(set(screen_ids(seen))) == 1
+    (main,) = seen.screens
+    (rows,) = [n for n in main.root.walk() if n.item is not None]
+    assert rows.cls == GROUP  # the content ViewGroup holds the list
+    assert [len(r.lists[rows.wid]) for r in seen.readings[0]] == [3, 2, 4]
+
+
+def test_a_scroll_views_form_of_fields_is_no_list() -> None:
+    """Repeated leaves in a ScrollView's content (a form's fields) stay the form's layout."""
+    def form(name: str) -> Observation:
+        fields = [view("android.widget.EditText", b(40, 300 + 200 * k, 1040, 460 + 200 * k),
+                       text=t, clickable=True) for k, t in enumerate((name, "Phone"))]
+        return screen(view("android.widget.ScrollView", b(0, 200, W, 1600),
+                           view(GROUP, b(0, 200, W, 1600), *fields)))
+    seen = visits(form("Name"), form("Ada"))
+    (main,) = seen.screens
+    assert not [n for n in main.root.walk() if n.item is not None]
