@@ -226,13 +226,14 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     """The node's shape as far as one observation tells, voting for the lists it holds. A list's
     shape leaves its item out, so an outer item holding an inner list has one shape whatever the
     inner list holds. `content`: the node is the one child of a scrollable or a vertical
-    ScrollView (a React Native FlatList's content container), whose rows without resource ids, one class and
-    one layout (`_rows_of_one_layout`), are a list's rows whatever each shows (an optional
-    badge), as a list class's rows of one id are."""
+    ScrollView (a React Native FlatList's content container), whose rows without resource ids,
+    of one class and one layout (`_rows_of_one_layout`), are a list's rows whatever each shows
+    (an optional badge), as a list class's rows of one id are. A HorizontalScrollView's (a
+    carousel) are left as they are: the mock does not window a carousel yet."""
     anchor = anchor_key(node, parent)
     kids = visible_children(node)
     holds = (node.scrollable or node.cls.endswith("ScrollView")) and len(kids) == 1 \
-        and not node.cls.endswith("HorizontalScrollView")  # a carousel: not windowed yet
+        and not node.cls.endswith("HorizontalScrollView")
     shapes = [_collect(c, anchor, votes, holds) for c in kids]
     pool = numbered_pool(kids)
     if pool is not None:

@@ -237,8 +237,8 @@ def _key(kind: str, screen: str, node: TemplateNode, rows: dict[str, _Row]) -> t
     widget without an id is a variable of its own screen, or for a field, of every variant of its
     screen (`_unnamed_fields`)."""
     if not node.resource_id:
-        field = rows.get(node.wid)
-        return (kind, *field) if kind == "text" and isinstance(field, tuple) \
+        shared = rows.get(node.wid)
+        return (kind, *shared) if kind == "text" and isinstance(shared, tuple) \
             else (kind, screen, node.wid)
     row = rows.get(node.wid, 0)
     if kind == "text" and row == 0:
