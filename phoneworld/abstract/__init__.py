@@ -85,6 +85,7 @@ def abstract(traces: TraceSet) -> Abstraction:
     readings = tuple(tuple(r) for r in per_episode)
     return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
                        list_shapes=dict(sorted(index.lists.items())),
+                       list_others=dict(sorted(index.others.items())),
                        empty_slots=dict(sorted(index.empty.items())), follows=traces.follows())
 
 
@@ -93,6 +94,7 @@ class Reader:
 
     def __init__(self, abstraction: Abstraction) -> None:
         self.index = ShapeIndex(lists=dict(abstraction.list_shapes),
+                                others=dict(abstraction.list_others),
                                 empty=dict(abstraction.empty_slots))
         self.screens = {s.signature: s for s in abstraction.screens}
 

@@ -102,6 +102,9 @@ class ShapeIndex:
     seen) and the shape function."""
 
     lists: dict[str, str] = field(default_factory=dict)
+    # anchor -> the other item shapes seen repeated there, most seen first: without resource ids
+    # (React Native) two screens' lists share an anchor (the Books tab's and the Wishlist's)
+    others: dict[str, tuple[str, ...]] = field(default_factory=dict)
     rows: frozenset[str] = frozenset()  # list anchors whose items are told by the row alone
     empty: dict[str, EmptySlot] = field(default_factory=dict)  # parent anchor -> `EmptySlot`
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
@@ -114,19 +117,23 @@ class ShapeIndex:
         the second note is added), is a list too, of its one child's shape. One that holds unlike
         children is a page laid out by a RecyclerView, not a list of records: its children are
         its structure, unless all its children are rows of one class and resource id: then it is
-        a list of those rows, whatever optional children each shows."""
+        a list of those rows, whatever optional children each shows. A container seen repeating
+        items of several shapes (on several screens) is a list of each (`item_shape`)."""
         votes = _Votes()
         for root in roots:
             _collect(root, "", votes)
         rows = votes.rows.keys() - votes.mixed
         lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items.items()
                  if anchor not in rows}
+        others = {anchor: tuple(shape for shape, _ in counter.most_common()[1:])
+                  for anchor, counter in votes.items.items()
+                  if anchor not in rows and len(counter) > 1}
         for anchor in votes.sparse - votes.mixed - lists.keys() - rows:
             children = votes.children.get(anchor)
             lists[anchor] = children.most_common(1)[0][0] if children else ""
         for anchor in rows:
             lists[anchor] = votes.rows[anchor].most_common(1)[0][0]
-        return cls(lists=lists, rows=frozenset(rows))
+        return cls(lists=lists, others=others, rows=frozenset(rows))
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -140,7 +147,7 @@ class ShapeIndex:
         if parent in self.rows:
             return row_shape(node)
         anchor = anchor_key(node, parent)
-        item = self.lists.get(anchor)
+        item = self.item_shape(node, anchor)
         if item is not None:
             return _digest(node.cls, node.resource_id, node.content_desc, "list", item)
         kids = visible_children(node)
@@ -149,6 +156,19 @@ class ShapeIndex:
             return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
         shapes = [self.shape(c, anchor) for c in kids]
         return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
+
+    def item_shape(self, node: ViewNode, anchor: str) -> str | None:
+        """The item shape of the list at `anchor` as `node` shows it: the one most seen there,
+        or where none of its children has that shape and some have another seen repeated
+        there, that one (None: no list at `anchor`)."""
+        item = self.lists.get(anchor)
+        others = self.others.get(anchor, ())
+        if item is None or not others:
+            return item
+        shown = {self.shape(c, anchor) for c in visible_children(node)}
+        if not shown or item in shown:
+            return item
+        return next((o for o in others if o in shown), item)
 
     def screen_shape(self, obs: Observation) -> str:
         """A screen's identity: the package, the foreground activity and the tree's shape."""

@@ -69,7 +69,7 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
            peers: list[ViewNode]) -> TemplateNode:
     anchor = anchor_key(node, parent)
     wid = names.take(node)
-    item_shape = index.lists.get(anchor)
+    item_shape = index.item_shape(node, anchor)
     children: tuple[TemplateNode, ...] = ()
     item = None
     pitch = max_visible = 0

@@ -100,6 +100,8 @@ class Abstraction(Frozen):
     screens: tuple[ScreenTemplate, ...]
     readings: tuple[tuple[ScreenReading, ...], ...]  # per episode, per step
     list_shapes: dict[str, str] = Field(default_factory=dict)  # list anchor -> item shape digest
+    # list anchor -> the other item shapes seen repeated there (`ShapeIndex.others`)
+    list_others: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     empty_slots: dict[str, EmptySlot] = Field(default_factory=dict)  # parent anchor -> its slot
     # per episode, the index of the episode it follows (`Episode.follows`) among these readings
     follows: tuple[int | None, ...] = ()

@@ -311,3 +311,38 @@ def test_a_scroll_views_form_of_fields_is_no_list() -> None:
     seen = visits(form("Name"), form("Ada"))
     (main,) = seen.screens
     assert not [n for n in main.root.walk() if n.item is not None]
+
+
+def tab(title: str, rows: list[ViewNode]) -> Observation:
+    """A React Native tab: its title, then a ScrollView around one content ViewGroup of rows."""
+    return screen(view(TEXT, b(0, 0, W, 150), text=title),
+                  view("android.widget.ScrollView", b(0, 200, W, 1600),
+                       view(GROUP, b(0, 200, W, 1600), *rows)))
+
+
+def book_rows(*titles: str) -> list[ViewNode]:
+    return [view(GROUP, b(0, 200 + 150 * k, W, 350 + 150 * k),
+                 view(TEXT, b(40, 220 + 150 * k, 800, 330 + 150 * k), text=t), clickable=True)
+            for k, t in enumerate(titles)]
+
+
+def wish_rows(*titles: str) -> list[ViewNode]:
+    return [view(GROUP, b(0, 200 + 150 * k, W, 350 + 150 * k),
+                 view(TEXT, b(40, 220 + 150 * k, 800, 330 + 150 * k), text=t),
+                 view(GROUP, b(900, 220 + 150 * k, 1040, 330 + 150 * k), desc="Remove",
+                      clickable=True))
+            for k, t in enumerate(titles)]
+
+
+def test_two_screens_lists_at_one_place_are_both_lists() -> None:
+    """Without resource ids the Books tab's list and the Wishlist's sit at one anchor (the same
+    classes down the tree); the one seen more must not make the other's rows its layout."""
+    seen = visits(tab("Books", book_rows("Dune", "Emma", "Ulysses")),
+                  tab("Books", book_rows("Dune", "Emma")),
+                  tab("Wishlist", wish_rows("Kindred", "Middlemarch")),
+                  tab("Wishlist", wish_rows("Kindred", "Middlemarch", "Gilead")))
+    ids = screen_ids(seen)
+    assert ids[0] == ids[1] and ids[2] == ids[3] and ids[0] != ids[2]
+    wishlist = next(s for s in seen.screens if s.id == ids[2])
+    (rows,) = [n for n in wishlist.root.walk() if n.item is not None]
+    assert [len(r.lists[rows.wid]) for r in seen.readings[0][2:]] == [2, 3]
