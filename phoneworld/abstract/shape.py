@@ -284,17 +284,14 @@ def _rows_of_one_layout(kids: tuple[ViewNode, ...]) -> bool:
     shows (a badge or a subtitle on some only): each holds views, and the shapes of what each
     holds are all among the fullest's, and none is a row of tiles (a grid's row of actions). The
     sections of a page (a question, then its buttons) hold different things."""
-    kinds = [[_tree_shape(c) for c in visible_children(k)] for k in kids]
-    if any(_tiles(k) for k in kids):
-        return False  # rows of tiles: a grid, left as its rows show it
-    fullest = max((set(k) for k in kinds), key=len)
-    return all(kinds) and all(set(k) <= fullest for k in kinds)
-
-
-def _tiles(row: ViewNode) -> bool:
-    """Whether a row holds two or more views of one shape that hold views (tiles of a grid)."""
-    shapes = [_tree_shape(c) for c in visible_children(row) if c.children]
-    return len(shapes) != len(set(shapes))
+    held = [[(_tree_shape(c), bool(c.children)) for c in visible_children(k)] for k in kids]
+    for row in held:
+        tiles = [shape for shape, holds in row if holds]
+        if len(tiles) != len(set(tiles)):
+            return False  # two views of one shape that hold views: a grid's row of tiles
+    kinds = [{shape for shape, _ in row} for row in held]
+    fullest = max(kinds, key=len)
+    return all(kinds) and all(k <= fullest for k in kinds)
 
 
 def _tree_shape(node: ViewNode) -> str:
