@@ -86,6 +86,8 @@ def abstract(traces: TraceSet) -> Abstraction:
     return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
                        list_shapes=dict(sorted(index.lists.items())),
                        list_others=dict(sorted(index.others.items())),
+                       list_rows=tuple(sorted(index.rows)),
+                       list_parts={a: tuple(sorted(p)) for a, p in sorted(index.parts.items())},
                        empty_slots=dict(sorted(index.empty.items())), follows=traces.follows())
 
 
@@ -95,6 +97,8 @@ class Reader:
     def __init__(self, abstraction: Abstraction) -> None:
         self.index = ShapeIndex(lists=dict(abstraction.list_shapes),
                                 others=dict(abstraction.list_others),
+                                rows=frozenset(abstraction.list_rows),
+                                parts={a: frozenset(p) for a, p in abstraction.list_parts.items()},
                                 empty=dict(abstraction.empty_slots))
         self.screens = {s.signature: s for s in abstraction.screens}
 

@@ -31,9 +31,18 @@ from phoneworld.ir.trace import Observation, ViewNode
 LIST_CLASSES = ("ListView", "RecyclerView", "GridView", "ExpandableListView")
 
 
+# The classes a toolkit gives every view it draws (Flutter, Compose, WebView pages: `View`; React
+# Native: `ViewGroup`): without a resource id, such views are told apart by their place only.
+GENERIC_CLASSES = frozenset({"android.view.View", "android.view.ViewGroup"})
+
+
 def anchor_key(node: ViewNode, parent_anchor: str) -> str:
     """How a list container is recognised in another observation: its class and id and those of
-    its ancestors."""
+    its ancestors; a generic view without an id (`GENERIC_CLASSES`) by its index among its
+    siblings too, as an XPath does: a Flutter screen's header and list are two `View`s under one
+    `View`, and the header is no list."""
+    if not node.resource_id and node.cls in GENERIC_CLASSES:
+        return _digest(parent_anchor, node.cls, "", str(node.index))
     return _digest(parent_anchor, node.cls, node.resource_id)
 
 
@@ -89,7 +98,14 @@ def _looks_like_list(node: ViewNode, child_shapes: list[str], kids: tuple[ViewNo
         return True
     # Composite repeated children (a row with a checkbox and a label) are list items even in a
     # non-scrollable container; repeated bare leaves (two TextViews) are just layout.
-    return all(k.children for k in kids)
+    return all(k.children for k in kids) or _tiles(kids)
+
+
+def _tiles(kids: tuple[ViewNode, ...]) -> bool:
+    """Whether `kids` are Flutter tiles: tappable leaves whose text is their description, each
+    the views of a row merged into one (`ViewNode.text_in_desc`). Rows of a list, unless they
+    always show the same texts (`ShapeIndex.learn`): a tab bar's."""
+    return all(k.clickable and k.text_in_desc and not k.children for k in kids)
 
 
 def _is_list_class(node: ViewNode) -> bool:
@@ -106,6 +122,8 @@ class ShapeIndex:
     # (React Native) two screens' lists share an anchor (the Books tab's and the Wishlist's)
     others: dict[str, tuple[str, ...]] = field(default_factory=dict)
     rows: frozenset[str] = frozenset()  # list anchors whose items are told by the row alone
+    # anchor -> the structures (`_tree_shape`) of the views its like items were seen holding
+    parts: dict[str, frozenset[str]] = field(default_factory=dict)
     empty: dict[str, EmptySlot] = field(default_factory=dict)  # parent anchor -> `EmptySlot`
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
 
@@ -118,22 +136,34 @@ class ShapeIndex:
         children is a page laid out by a RecyclerView, not a list of records: its children are
         its structure, unless all its children are rows of one class and resource id: then it is
         a list of those rows, whatever optional children each shows. A container seen repeating
-        items of several shapes (on several screens) is a list of each (`item_shape`)."""
+        items of several shapes (on several screens) is a list of each (`item_shape`). Flutter
+        tiles (`_tiles`) that always showed the same texts are a tab bar, no list. The votes are
+        taken twice, the second time knowing where the first saw lists: a list showing one item
+        no longer looks like a sibling holding one view (two repeated children, a list)."""
         votes = _Votes()
         for root in roots:
             _collect(root, "", votes)
+        grown = frozenset(a for a, counts in votes.counts.items() if len(counts) > 1)
+        seen_as_lists = frozenset(votes.items.keys() - votes.fixed()) | grown
+        if seen_as_lists:
+            # Again, knowing them: a list showing one item looks like its sibling of one view
+            votes = _Votes(known=seen_as_lists, grown=grown)
+            for root in roots:
+                _collect(root, "", votes)
         rows = votes.rows.keys() - votes.mixed
+        fixed = votes.fixed()
         lists = {anchor: counter.most_common(1)[0][0] for anchor, counter in votes.items.items()
-                 if anchor not in rows}
+                 if anchor not in rows and anchor not in fixed}
         others = {anchor: tuple(shape for shape, _ in counter.most_common()[1:])
                   for anchor, counter in votes.items.items()
-                  if anchor not in rows and len(counter) > 1}
+                  if anchor not in rows and anchor not in fixed and len(counter) > 1}
         for anchor in votes.sparse - votes.mixed - lists.keys() - rows:
             children = votes.children.get(anchor)
             lists[anchor] = children.most_common(1)[0][0] if children else ""
         for anchor in rows:
             lists[anchor] = votes.rows[anchor].most_common(1)[0][0]
-        return cls(lists=lists, others=others, rows=frozenset(rows))
+        parts = {anchor: frozenset(votes.parts[anchor]) for anchor in lists}
+        return cls(lists=lists, others=others, rows=frozenset(rows), parts=parts)
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -160,15 +190,26 @@ class ShapeIndex:
     def item_shape(self, node: ViewNode, anchor: str) -> str | None:
         """The item shape of the list at `anchor` as `node` shows it: the one most seen there,
         or where none of its children has that shape and some have another seen repeated
-        there, that one (None: no list at `anchor`)."""
+        there, that one (None: no list at `anchor`). A container of no list class showing
+        none of those shapes and not only messages (`is_placeholder`) is none: without ids,
+        another window's views sit at a list's place (a Flutter dialog where the overflow menu's
+        items were), unless it shows rows of another layout: two or more like children, or
+        children holding only what the items were seen holding (each with a badge)."""
         item = self.lists.get(anchor)
-        others = self.others.get(anchor, ())
-        if item is None or not others:
+        kids = visible_children(node)
+        if item is None or not kids:
             return item
-        shown = {self.shape(c, anchor) for c in visible_children(node)}
-        if not shown or item in shown:
+        shown = {self.shape(c, anchor) for c in kids}
+        if item in shown:
             return item
-        return next((o for o in others if o in shown), item)
+        found = next((o for o in self.others.get(anchor, ()) if o in shown), None)
+        if found is not None:
+            return found
+        known = self.parts.get(anchor, frozenset())
+        if _is_list_class(node) or (len(kids) > 1 and len(shown) == 1) \
+                or all(is_placeholder(k) or _parts((k,)) <= known for k in kids):
+            return item
+        return None
 
     def screen_shape(self, obs: Observation) -> str:
         """A screen's identity: the package, the foreground activity and the tree's shape."""
@@ -215,6 +256,19 @@ class _Votes:
     mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
     # list-class, seen with rows of one class and id but unlike contents (an optional badge)
     rows: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    tiles: dict[str, set[tuple[str, ...]]] = field(default_factory=lambda: defaultdict(set))
+    known: frozenset[str] = frozenset()  # anchors another observation showed as a list
+    # a generic view's anchor -> how many rows of one layout it was seen holding; where that
+    # varies, the rows are records (`grown`): a Flutter to-do list whose rows show a badge or not
+    counts: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    grown: frozenset[str] = frozenset()
+    parts: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # `_parts`
+    listed: set[str] = field(default_factory=set)  # seen looking like a list other than by tiles
+
+    def fixed(self) -> set[str]:
+        """Anchors seen looking like a list only by their tiles, always with the same texts: a
+        tab bar, not a list (its tabs lead to different screens)."""
+        return {a for a, seen in self.tiles.items() if len(seen) == 1 and a not in self.listed}
 
 
 def row_shape(node: ViewNode) -> str:
@@ -248,24 +302,36 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     inner list holds. `content`: the node is the one child of a scrollable or a vertical
     ScrollView (a React Native FlatList's content container), whose rows without resource ids,
     of one class and one layout (`_rows_of_one_layout`), are a list's rows whatever each shows
-    (an optional badge), as a list class's rows of one id are. A HorizontalScrollView's (a
-    carousel) are left as they are: the mock does not window a carousel yet."""
+    (an optional badge), as a list class's rows of one id are; so are those of a generic view
+    seen holding more or fewer of them (`_Votes.grown`; a form always shows its fields). A
+    HorizontalScrollView's (a carousel) are left as they are: the mock does not window a
+    carousel yet."""
     anchor = anchor_key(node, parent)
     kids = visible_children(node)
     holds = (node.scrollable or node.cls.endswith("ScrollView")) and len(kids) == 1 \
         and not node.cls.endswith("HorizontalScrollView")
     shapes = [_collect(c, anchor, votes, holds) for c in kids]
+    if anchor in votes.known and len(kids) <= 1:
+        return _digest(node.cls, node.resource_id, node.content_desc, "list")
     pool = numbered_pool(kids)
     if pool is not None:
         return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
     if _looks_like_list(node, shapes, kids):
         votes.items[anchor][shapes[0]] += 1
+        votes.parts[anchor].update(_parts(kids))
+        if node.scrollable or _is_list_class(node) or not _tiles(kids):
+            votes.listed.add(anchor)
+        else:
+            votes.tiles[anchor].add(tuple(k.text for k in kids))
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
     one_kind = len(shapes) > 1 and len({row_shape(k) for k in kids}) == 1
-    if content and not _is_list_class(node) and one_kind and not kids[0].resource_id \
+    if not _is_list_class(node) and one_kind and not kids[0].resource_id \
             and _rows_of_one_layout(kids):
-        votes.rows[anchor][row_shape(kids[0])] += 1
-        return _digest(node.cls, node.resource_id, node.content_desc, "list")
+        if content or anchor in votes.grown:
+            votes.rows[anchor][row_shape(kids[0])] += 1
+            return _digest(node.cls, node.resource_id, node.content_desc, "list")
+        if node.cls in GENERIC_CLASSES and not node.resource_id:
+            votes.counts[anchor].add(len(kids))
     if _is_list_class(node):
         if one_kind and kids[0].resource_id:
             votes.rows[anchor][row_shape(kids[0])] += 1
@@ -292,6 +358,11 @@ def _rows_of_one_layout(kids: tuple[ViewNode, ...]) -> bool:
     kinds = [{shape for shape, _ in row} for row in held]
     fullest = max(kinds, key=len)
     return all(kinds) and all(k <= fullest for k in kinds)
+
+
+def _parts(items: tuple[ViewNode, ...]) -> set[str]:
+    """The structures of the views `items` hold (`_tree_shape`)."""
+    return {_tree_shape(c) for k in items for c in visible_children(k)}
 
 
 def _tree_shape(node: ViewNode) -> str:

@@ -126,9 +126,10 @@ def _inner_placeholder(item: TemplateNode, peers: list[ViewNode]) -> ViewNode | 
 
 
 # What a widget can do is what any observation saw it do: a button disabled until a field is filled
-# is enabled in the template, and the recorded taps that did nothing become a guard instead.
+# is enabled in the template, and the recorded taps that did nothing become a guard instead. A text
+# any observation drew as the description (`text_in_desc`) is drawn so.
 _CAPABILITIES = ("checkable", "clickable", "long_clickable", "scrollable", "focusable", "enabled",
-                 "editable")
+                 "editable", "text_in_desc")
 
 
 def _traits(node: ViewNode, peers: list[ViewNode]) -> dict[str, bool]:

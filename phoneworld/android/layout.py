@@ -32,7 +32,7 @@ SCREEN_RESERVED = frozenset({
 _FLAGS = (
     ("checkable", "CHECKABLE"), ("clickable", "CLICKABLE"), ("long_clickable", "LONG_CLICKABLE"),
     ("scrollable", "SCROLLABLE"), ("focusable", "FOCUSABLE"), ("password", "PASSWORD"),
-    ("selected", "SELECTED"),
+    ("selected", "SELECTED"), ("text_in_desc", "TEXT_IN_DESC"),
 )
 
 

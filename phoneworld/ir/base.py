@@ -23,6 +23,7 @@ class WidgetTraits(Frozen):
     password: bool = False
     selected: bool = False
     editable: bool = False
+    text_in_desc: bool = False  # the text is drawn as the content-desc (`trace.shows_text_as_desc`)
 
 
 def traits_of(view: object) -> dict[str, bool]:

@@ -102,6 +102,9 @@ class Abstraction(Frozen):
     list_shapes: dict[str, str] = Field(default_factory=dict)  # list anchor -> item shape digest
     # list anchor -> the other item shapes seen repeated there (`ShapeIndex.others`)
     list_others: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    list_rows: tuple[str, ...] = ()  # list anchors whose items are told by the row alone
+    # list anchor -> the structures its items were seen holding (`ShapeIndex.parts`)
+    list_parts: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     empty_slots: dict[str, EmptySlot] = Field(default_factory=dict)  # parent anchor -> its slot
     # per episode, the index of the episode it follows (`Episode.follows`) among these readings
     follows: tuple[int | None, ...] = ()

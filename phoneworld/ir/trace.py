@@ -6,17 +6,44 @@ Coordinates here are always device pixels: ingest converts normalized or foreign
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from phoneworld.ir.base import Bounds, Frozen, SourceRef
 
 TRACE_FORMAT = "phoneworld-trace/1"
 
 
+# Flutter draws every text but a field's as its node's content-desc (the engine's accessibility
+# bridge sets the description to the semantics node's value, label and hint), on nodes of the
+# generic class (`android.view.View`; a tappable tile's merges its row's texts) and on its toggles
+# (a checklist row's label); so do WebView pages' nodes. Such a description is the node's text:
+# what it shows, bound to state like any text, not a fixed name that tells the node apart. Unless
+# a view inside shows it as its text (a web link named after its text), or it is a toggle with a
+# resource id or views inside (a native one). Buttons keep theirs as a name: a native icon
+# button's description names its icon (Habitica's "Positive"), and a Flutter button's label is
+# as fixed.
+DESCRIBED_TEXT = "android.view.View"
+DESCRIBED_CONTROLS = frozenset({"android.widget.CheckBox", "android.widget.Switch",
+                                "android.widget.RadioButton", "android.widget.ToggleButton"})
+
+
+def shows_text_as_desc(cls: str, resource_id: str, desc: str, children: Any) -> bool:
+    """Whether a node of this class, id, content-desc and children (nodes or their fields) that
+    shows no text shows its text as that description (`DESCRIBED_TEXT`)."""
+    kids = children if isinstance(children, (list, tuple)) else ()
+    if cls in DESCRIBED_CONTROLS:
+        return not resource_id and not kids
+    return cls == DESCRIBED_TEXT and not any(
+        (c.get("text") if isinstance(c, dict) else getattr(c, "text", None)) == desc
+        for c in kids)
+
+
 class ViewNode(Frozen):
-    """One node of a `uiautomator dump` hierarchy."""
+    """One node of a `uiautomator dump` hierarchy. A text the app draws as the node's
+    content-desc (`shows_text_as_desc`) is read as its `text`, with `text_in_desc` set: every pass
+    treats it as a text, and a mock draws it back as a description."""
 
     cls: str = Field(alias="class")
     resource_id: str = ""
@@ -35,7 +62,20 @@ class ViewNode(Frozen):
     enabled: bool = True
     selected: bool = False
     password: bool = False
+    text_in_desc: bool = False
     children: tuple[ViewNode, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _described_text(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("text") \
+                or not isinstance(data.get("content_desc"), str) or not data["content_desc"]:
+            return data  # (a damaged value is for field validation to name)
+        if not shows_text_as_desc(str(data.get("cls", data.get("class", ""))),
+                                  str(data.get("resource_id") or ""), data["content_desc"],
+                                  data.get("children")):
+            return data
+        return {**data, "text": data["content_desc"], "content_desc": "", "text_in_desc": True}
 
     @property
     def editable(self) -> bool:

@@ -74,8 +74,9 @@ def _node_xml(n: RNode, out: list[str]) -> None:
         return
     c = n.c
     bounds = c.bounds if n.y1 == c.y1 else f"[{n.x1},{n.y1}][{n.x2},{n.y2}]"
+    text = f'{c.xa}{escape_attr(n.text)}{c.xd}' if c.text_in_desc else f'{escape_attr(n.text)}{c.xa}'
     out.append(
-        f'<node index="{n.idx}" text="{escape_attr(n.text)}{c.xa}{"true" if n.checked else "false"}'
+        f'<node index="{n.idx}" text="{text}{"true" if n.checked else "false"}'
         f'{c.xb}{"true" if n.focused else "false"}{c.xc}{bounds}"'
     )
     if n.children:
@@ -99,13 +100,20 @@ def _tf(v: bool) -> str:
     return "true" if v else "false"
 
 
+def drawn_text(text: str, content_desc: str, text_in_desc: bool) -> tuple[str, str]:
+    """(text, content-desc) as a device shows them: a text drawn as the description
+    (`ViewNode.text_in_desc`) in its place."""
+    return ("", text) if text_in_desc else (text, content_desc)
+
+
 def _view_node_xml(n: ViewNode, out: list[str]) -> None:
     def a(s: str) -> str:
         return escape_attr(sanitize(s))
 
+    text, desc = drawn_text(n.text, n.content_desc, n.text_in_desc)
     out.append(
-        f'<node index="{n.index}" text="{a(n.text)}" resource-id="{a(n.resource_id)}"'
-        f' class="{a(n.cls)}" package="{a(n.package)}" content-desc="{a(n.content_desc)}"'
+        f'<node index="{n.index}" text="{a(text)}" resource-id="{a(n.resource_id)}"'
+        f' class="{a(n.cls)}" package="{a(n.package)}" content-desc="{a(desc)}"'
         f' checkable="{_tf(n.checkable)}" checked="{_tf(n.checked)}" clickable="{_tf(n.clickable)}"'
         f' enabled="{_tf(n.enabled)}" focusable="{_tf(n.focusable)}" focused="{_tf(n.focused)}"'
         f' scrollable="{_tf(n.scrollable)}" long-clickable="{_tf(n.long_clickable)}"'
@@ -132,7 +140,7 @@ def _rnode_view(n: RNode, package: str) -> ViewNode:
     c = n.c
     return ViewNode(  # type: ignore[call-arg]  # `cls` is the populate-by-name of alias `class`
         cls=c.cls, resource_id=c.resource_id, text=n.text, content_desc=c.content_desc,
-        package=sanitize(package),
+        text_in_desc=c.text_in_desc, package=sanitize(package),
         bounds=Bounds(x1=n.x1, y1=n.y1, x2=n.x2, y2=n.y2), index=n.idx,
         checkable=c.checkable, checked=n.checked, clickable=c.clickable,
         long_clickable=c.long_clickable, scrollable=c.scrollable, focusable=c.focusable,
@@ -149,7 +157,9 @@ def node_line(c: CNode, text: str, checked: bool, focused: bool) -> str | None:
     if not c.visible or not (c.always or text):
         return None
     s = c.lp
-    if text:
+    if c.text_in_desc:
+        s = f"{s} desc={quote(text)}" if text else s
+    elif text:
         s = f"{s} {quote(text)}"
     if c.ldesc and c.content_desc != text:
         s += c.ldesc
@@ -173,8 +183,9 @@ def frame_elements(frame: Frame) -> tuple[Element, ...]:
         if n.line is None:
             continue
         c = n.c
+        text, desc = drawn_text(n.text, c.content_desc, c.text_in_desc)
         out.append(Element(
-            len(out), c.cls, c.resource_id, n.text, c.content_desc, c.clickable,
+            len(out), c.cls, c.resource_id, text, desc, c.clickable,
             c.long_clickable, c.checkable, n.checked, c.editable, c.scrollable, n.focused,
             c.enabled, (n.x1 + n.x2) // 2, (n.y1 + n.y2) // 2, c.wid, n.item,
         ))
@@ -192,8 +203,9 @@ def elements_from_view(root: ViewNode) -> tuple[Element, ...]:
                 or n.text or n.content_desc):
             continue
         cx, cy = b.center
+        text, desc = drawn_text(n.text, n.content_desc, n.text_in_desc)
         out.append(Element(
-            len(out), n.cls, n.resource_id, n.text, n.content_desc, n.clickable, n.long_clickable,
+            len(out), n.cls, n.resource_id, text, desc, n.clickable, n.long_clickable,
             n.checkable, n.checked, n.editable, n.scrollable, n.focused, n.enabled, cx, cy,
         ))
     return tuple(out)

@@ -62,12 +62,14 @@ class CNode:
     password: bool
     selected: bool
     editable: bool
+    text_in_desc: bool  # the text is drawn as the content-desc (a Flutter node's)
     children: tuple[CNode, ...]
     lst: CList | None
     in_list: bool
     static_text: str | None = None
     static_checked: bool | None = None
-    xa: str = ""  # XML between text and checked
+    xa: str = ""  # XML between text and checked (`text_in_desc`: between it and the content-desc)
+    xd: str = ""  # `text_in_desc`: XML between the content-desc and checked
     xb: str = ""  # between checked and focused
     xc: str = ""  # between focused and bounds
     bounds: str = ""  # "[x1,y1][x2,y2]" at the template position
@@ -104,8 +106,11 @@ def _xml_runs(w: Widget, n: CNode, package: str) -> None:
     pkg = escape_attr(sanitize(package))
     n.xa = (
         f'" resource-id="{escape_attr(n.resource_id)}" class="{escape_attr(n.cls)}" package="{pkg}"'
-        f' content-desc="{escape_attr(n.content_desc)}" checkable="{_tf(w.checkable)}" checked="'
+        f' content-desc="'
     )
+    n.xd = f'" checkable="{_tf(w.checkable)}" checked="'
+    if not n.text_in_desc:
+        n.xa += escape_attr(n.content_desc) + n.xd
     n.xb = (
         f'" clickable="{_tf(w.clickable)}" enabled="{_tf(w.enabled)}"'
         f' focusable="{_tf(w.focusable)}" focused="'
@@ -124,7 +129,7 @@ def _line_pieces(n: CNode) -> None:
     n.lp = n.cls.rsplit(".", 1)[-1]
     if n.resource_id:
         n.lp += " id=" + n.resource_id.split(":id/", 1)[-1]
-    n.ldesc = " desc=" + quote(n.content_desc) if n.content_desc else ""
+    n.ldesc = " desc=" + quote(n.content_desc) if n.content_desc and not n.text_in_desc else ""
     n.lf1 = " editable" if n.editable and not n.cls.endswith("EditText") else ""
     n.lf2 = (
         (" clickable" if n.clickable and not n.checkable and not n.editable else "")
@@ -177,7 +182,8 @@ class TreeCompiler:
             x1=b.x1, y1=b.y1, x2=b.x2, y2=b.y2, checkable=w.checkable, clickable=w.clickable,
             long_clickable=w.long_clickable, scrollable=w.scrollable, focusable=w.focusable,
             enabled=w.enabled, password=w.password, selected=w.selected,
-            editable=w.editable or w.cls.endswith(EDITABLE_CLASSES), children=children, lst=lst,
+            editable=w.editable or w.cls.endswith(EDITABLE_CLASSES),
+            text_in_desc=w.text_in_desc, children=children, lst=lst,
             in_list=in_list,
         )
         if text[0] == E_LIT and not w.password:

@@ -13,8 +13,9 @@ holds two or more records fewer than the one before, mostly records it did not s
 the ones out of view hold: `spliced`). A list no scroll ever joined
 reads as today: each window is the whole collection.
 
-Records are compared field by field, a field one of them shows empty matching any (a row cut at
-the window's edge shows its title and not the line below it), and the fuller one is kept; rows
+Records are compared field by field, a field one of them shows empty, or shows the first lines of
+the other's, matching it (a row cut at the window's edge shows its title and not the line below
+it), and the fuller one is kept; rows
 that repeat make a join ambiguous, and the longest overlap wins. The offsets go with the tracked state (`Tracked.windows`), so a tapped row's index is
 the record's (`absolute_item`) and replay shows the recorded window. How far one scroll moves a
 list is learned from the recorded ones (`scroll_steps`, the app's `ListSpec.scroll`): a swipe
@@ -43,13 +44,20 @@ def _same(a: Any, b: Any) -> bool:
     if not isinstance(a, dict) or not isinstance(b, dict) or a.keys() != b.keys():
         return False
     both = [k for k in a if a[k] not in ("", None) and b[k] not in ("", None)]
-    return bool(both) and all(a[k] == b[k] for k in both)
+    return bool(both) and all(_cut(a[k], b[k]) or _cut(b[k], a[k]) for k in both)
+
+
+def _cut(short: Any, long: Any) -> bool:
+    """Whether `short` is `long` or its first lines: a row that merges its lines into one text
+    (a Flutter list tile's description) shows only those inside the window at its edge."""
+    return short == long or (isinstance(short, str) and isinstance(long, str)
+                             and long.startswith(short + "\n"))
 
 
 def _fuller(a: Any, b: Any) -> Any:
     if not isinstance(a, dict) or not isinstance(b, dict):
         return a
-    return {k: a[k] if a[k] not in ("", None) else b[k] for k in a}
+    return {k: b[k] if a[k] in ("", None) or _cut(a[k], b[k]) else a[k] for k in a}
 
 
 def _overlap(left: list[Any], right: list[Any]) -> bool:

@@ -48,6 +48,19 @@ def test_join_scrolled_and_spliced_windows() -> None:
     assert spliced([1, 2, 3, 4, 5, 6], (0, 3), [1, 2, 6]) is None  # sorted anew: 6 twice
 
 
+def test_a_row_cut_at_the_edge_showing_its_first_lines_is_the_whole_row() -> None:
+    """A Flutter tile merges its row's texts into one; cut at the window's edge it shows only
+    the lines inside: the same record, the fuller kept."""
+    def row(text: str) -> dict[str, str]:
+        return {"tile": text}
+    top = [row("Clocks\nColdplay"), row("Dreams\nFleetwood Mac"), row("Heroes")]
+    below = [row("Heroes\nDavid Bowie"), row("Jolene\nDolly Parton")]
+    assert join(top, below) == [*top[:2], *below]
+    assert scrolled(top, 0, below, 1) == ([*top[:2], *below], 2)
+    # a line that only starts the other's is another record
+    assert join([row("Heroes")], [row("Heroes forever")]) == [row("Heroes"), row("Heroes forever")]
+
+
 def test_a_scrolled_list_holds_every_record_and_taps_open_the_one_hit() -> None:
     c = compile_app(traces(
         episode("e0", home(0), on_row(1), detail("Bread"), back(), home(0), DOWN, home(5),

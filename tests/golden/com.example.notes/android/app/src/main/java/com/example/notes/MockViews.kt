@@ -27,6 +27,11 @@ internal object A11y {
         info.setEnabled(w.enabled)
         info.setPassword(w.password)
         info.setSelected(w.selected)
+        if (w.textInDesc) {
+            info.setText(null)
+            info.setContentDescription(if (n.text.length == 0) null else n.text)
+            return
+        }
         info.setContentDescription(if (w.contentDesc.length == 0) null else w.contentDesc)
         if (n.text.length > 0) info.setText(n.text)
     }

@@ -109,7 +109,8 @@ class ScreenRenderer(private val context: Context, private val surface: FrameLay
     private fun bind(v: View, n: Node) {
         val w = n.w
         v.id = idFor(w.resourceId)
-        v.contentDescription = if (w.contentDesc.length == 0) null else w.contentDesc
+        val desc = if (w.textInDesc) n.text else w.contentDesc
+        v.contentDescription = if (desc.length == 0) null else desc
         v.isEnabled = w.enabled
         v.isSelected = w.selected
         when (v) {

@@ -64,6 +64,7 @@ object Flags {
     const val PASSWORD = 64
     const val SELECTED = 128
     const val EDITABLE = 256
+    const val TEXT_IN_DESC = 512  // the text is drawn as the content-desc (a Flutter node's)
 }
 
 /** One widget of a screen as recorded: class, resource-id, content-desc, bounds and flags. */
@@ -96,6 +97,7 @@ class Widget(
     val password: Boolean get() = has(Flags.PASSWORD)
     val selected: Boolean get() = has(Flags.SELECTED)
     val editable: Boolean get() = has(Flags.EDITABLE)
+    val textInDesc: Boolean get() = has(Flags.TEXT_IN_DESC)
 
     companion object {
         val EMPTY: Expr = Lit("")
