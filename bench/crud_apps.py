@@ -2,7 +2,7 @@
 
     python bench/crud_apps.py [--out DIR] [--json PATH] [--only NAME] [--timeout S]
                               [--format native|droidbot] [--explore N [--lag P]] [--misses]
-                              [--ui views|react-native|flutter]
+                              [--ui views|react-native|flutter|compose]
 
 Seven apps of shapes the bundled example (`examples/make_example_traces.py`) does not have, each
 modelled from ordinary Android conventions, not from what the compiler handles:
@@ -177,8 +177,14 @@ SCROLL, VIEW = "android.widget.ScrollView", "android.view.View"
 # ViewGroups, a Touchable is a clickable ViewGroup around its Text, a FlatList a ScrollView around a
 # content ViewGroup) or Flutter's (no ids; every node an android.view.View but the fields, buttons
 # and toggles; a text is the content-desc of its node, and a tappable node merges the texts inside
-# it into its own content-desc, as Flutter's semantics tree does).
-UIS = ("views", "react-native", "flutter")
+# it into its own content-desc, as Flutter's semantics tree does) or Jetpack Compose's (no ids
+# unless testTagsAsResourceId is set; layouts and lists are android.view.View nodes; texts stay
+# TextViews; a node's role names its class: a button, icon button or text action is an
+# android.widget.Button around its TextView or its described ImageView, a labelled toggle a
+# CheckBox / Switch around its TextView). Flutter and Compose apps run in one activity, so every
+# window of theirs reports the same one.
+UIS = ("views", "react-native", "flutter", "compose")
+ONE_ACTIVITY = ("flutter", "compose")
 _CONTAINERS = (FRAME, LINEAR, GROUP)
 _LISTS = (RECYCLER, LISTVIEW)
 
@@ -199,6 +205,8 @@ def restyle(node: Node, ui: str) -> Node:
             if node.text:
                 out.children = [Node(TEXT, node.bounds, text=node.text), *kids]
         return out
+    if ui == "compose":
+        return _compose(node, out, kids)
     if node.cls in (BUTTON, IMAGE_BUTTON):
         out.cls = BUTTON
     elif node.cls not in (EDIT, CHECKBOX, SWITCH, IMAGE):
@@ -210,6 +218,21 @@ def restyle(node: Node, ui: str) -> Node:
         if merged:
             out.desc = "\n".join([out.desc] * bool(out.desc) + [c.desc for c in merged])
             out.children = [c for c in kids if not any(c is m for m in merged)]
+    return out
+
+
+def _compose(node: Node, out: Node, kids: list[Node]) -> Node:
+    """`restyle` for Compose: `out` is `node` without its id, over the restyled `kids`."""
+    if node.cls in (CHECKBOX, SWITCH) and node.text:
+        out.text, out.children = "", [Node(TEXT, node.bounds, text=node.text), *kids]
+    elif node.cls in (EDIT, CHECKBOX, SWITCH) or (node.cls in (TEXT, IMAGE) and not node.clickable):
+        pass
+    elif node.clickable and not kids and (node.text or node.desc):
+        label = (Node(TEXT, node.bounds, text=node.text) if node.text
+                 else Node(IMAGE, node.bounds, desc=node.desc))
+        out.cls, out.text, out.desc, out.children = BUTTON, "", "", [label]
+    else:
+        out.cls = VIEW
     return out
 
 
@@ -232,6 +255,8 @@ class Model:
     def drawn(self) -> tuple[str, Node]:
         """The window as the app's toolkit dumps it (`restyle`)."""
         activity, root = self.window()
+        if self.ui in ONE_ACTIVITY:
+            activity = f"{self.package}/.MainActivity"
         return activity, restyle(root, self.ui)
 
     def rid(self, name: str) -> str:

@@ -88,6 +88,7 @@ def abstract(traces: TraceSet) -> Abstraction:
                        list_others=dict(sorted(index.others.items())),
                        list_rows=tuple(sorted(index.rows)),
                        list_parts={a: tuple(sorted(p)) for a, p in sorted(index.parts.items())},
+                       list_marks={a: tuple(sorted(m)) for a, m in sorted(index.marks.items())},
                        empty_slots=dict(sorted(index.empty.items())), follows=traces.follows())
 
 
@@ -99,6 +100,7 @@ class Reader:
                                 others=dict(abstraction.list_others),
                                 rows=frozenset(abstraction.list_rows),
                                 parts={a: frozenset(p) for a, p in abstraction.list_parts.items()},
+                                marks={a: frozenset(m) for a, m in abstraction.list_marks.items()},
                                 empty=dict(abstraction.empty_slots))
         self.screens = {s.signature: s for s in abstraction.screens}
 

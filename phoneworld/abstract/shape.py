@@ -36,12 +36,14 @@ LIST_CLASSES = ("ListView", "RecyclerView", "GridView", "ExpandableListView")
 GENERIC_CLASSES = frozenset({"android.view.View", "android.view.ViewGroup"})
 
 
-def anchor_key(node: ViewNode, parent_anchor: str) -> str:
+def anchor_key(node: ViewNode, parent_anchor: str, item: bool = False) -> str:
     """How a list container is recognised in another observation: its class and id and those of
     its ancestors; a generic view without an id (`GENERIC_CLASSES`) by its index among its
     siblings too, as an XPath does: a Flutter screen's header and list are two `View`s under one
-    `View`, and the header is no list."""
-    if not node.resource_id and node.cls in GENERIC_CLASSES:
+    `View`, and the header is no list. Not a list's item (`item`, `ShapeIndex.anchor`): a row's
+    place in its list is its record's, so every row (a Compose or React Native row, a generic
+    view) anchors what it holds alike."""
+    if not node.resource_id and node.cls in GENERIC_CLASSES and not item:
         return _digest(parent_anchor, node.cls, "", str(node.index))
     return _digest(parent_anchor, node.cls, node.resource_id)
 
@@ -124,6 +126,7 @@ class ShapeIndex:
     rows: frozenset[str] = frozenset()  # list anchors whose items are told by the row alone
     # anchor -> the structures (`_tree_shape`) of the views its like items were seen holding
     parts: dict[str, frozenset[str]] = field(default_factory=dict)
+    marks: dict[str, frozenset[str]] = field(default_factory=dict)  # anchor -> its items' `item_mark`s
     empty: dict[str, EmptySlot] = field(default_factory=dict)  # parent anchor -> `EmptySlot`
     _memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False)
 
@@ -147,7 +150,8 @@ class ShapeIndex:
         seen_as_lists = frozenset(votes.items.keys() - votes.fixed()) | grown
         if seen_as_lists:
             # Again, knowing them: a list showing one item looks like its sibling of one view
-            votes = _Votes(known=seen_as_lists, grown=grown)
+            votes = _Votes(known={a: frozenset(votes.marks[a]) for a in seen_as_lists},
+                           grown=grown)
             for root in roots:
                 _collect(root, "", votes)
         rows = votes.rows.keys() - votes.mixed
@@ -163,7 +167,14 @@ class ShapeIndex:
         for anchor in rows:
             lists[anchor] = votes.rows[anchor].most_common(1)[0][0]
         parts = {anchor: frozenset(votes.parts[anchor]) for anchor in lists}
-        return cls(lists=lists, others=others, rows=frozenset(rows), parts=parts)
+        marks = {anchor: frozenset(votes.marks[anchor]) for anchor in lists if votes.marks[anchor]}
+        return cls(lists=lists, others=others, rows=frozenset(rows), parts=parts, marks=marks)
+
+    def anchor(self, node: ViewNode, parent: str) -> str:
+        """`node`'s anchor under the view anchored at `parent` (`anchor_key`): as an item when
+        `parent` is a list and `node` looks like its items (`item_mark`); another screen's page
+        at the list's place (a settings tab where the books were) keeps its index."""
+        return anchor_key(node, parent, item_mark(node) in self.marks.get(parent, ()))
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -176,7 +187,7 @@ class ShapeIndex:
     def _shape(self, node: ViewNode, parent: str) -> str:
         if parent in self.rows:
             return row_shape(node)
-        anchor = anchor_key(node, parent)
+        anchor = self.anchor(node, parent)
         item = self.item_shape(node, anchor)
         if item is not None:
             return _digest(node.cls, node.resource_id, node.content_desc, "list", item)
@@ -225,7 +236,7 @@ class ShapeIndex:
         return obs if root is obs.root else obs.model_copy(update={"root": root})
 
     def _fill(self, node: ViewNode, parent: str) -> ViewNode:
-        anchor = anchor_key(node, parent)
+        anchor = self.anchor(node, parent)
         if anchor in self.lists or not node.children:
             return node
         kids = [self._fill(c, anchor) for c in node.children]
@@ -256,19 +267,33 @@ class _Votes:
     mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
     # list-class, seen with rows of one class and id but unlike contents (an optional badge)
     rows: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    # where like rows were seen where nothing scrolls -> the texts they showed
     tiles: dict[str, set[tuple[str, ...]]] = field(default_factory=lambda: defaultdict(set))
-    known: frozenset[str] = frozenset()  # anchors another observation showed as a list
+    # anchors another observation showed as a list -> the `item_mark`s of the items it showed
+    known: dict[str, frozenset[str]] = field(default_factory=dict)
+    marks: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # a generic view's anchor -> how many rows of one layout it was seen holding; where that
     # varies, the rows are records (`grown`): a Flutter to-do list whose rows show a badge or not
     counts: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     grown: frozenset[str] = frozenset()
     parts: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # `_parts`
-    listed: set[str] = field(default_factory=set)  # seen looking like a list other than by tiles
+    listed: set[str] = field(default_factory=set)  # seen as a list where it scrolls
 
     def fixed(self) -> set[str]:
-        """Anchors seen looking like a list only by their tiles, always with the same texts: a
-        tab bar, not a list (its tabs lead to different screens)."""
+        """Anchors seen looking like a list only where nothing scrolls, always with the same
+        texts: a tab bar, a dialog's buttons, a settings column, not a list (its rows lead to
+        different screens or set different things)."""
         return {a for a, seen in self.tiles.items() if len(seen) == 1 and a not in self.listed}
+
+
+def item_mark(node: ViewNode, depth: int = 2) -> str:
+    """What tells a list's item from another page's view at its place without ids: its class,
+    id and description and the kinds of views it holds, two levels down, however many of each
+    (a book row holds a TextView, the settings column at the same place Switches; a popup's
+    row a layout around a TextView, the activity's content at the popup list's place layouts
+    around pages)."""
+    kinds = sorted({item_mark(c, depth - 1) for c in visible_children(node)}) if depth else []
+    return _digest(node.cls, node.resource_id, node.content_desc, *kinds)
 
 
 def row_shape(node: ViewNode) -> str:
@@ -306,41 +331,47 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     seen holding more or fewer of them (`_Votes.grown`; a form always shows its fields). A
     HorizontalScrollView's (a carousel) are left as they are: the mock does not window a
     carousel yet."""
-    anchor = anchor_key(node, parent)
+    anchor = anchor_key(node, parent, item_mark(node) in votes.known.get(parent, ()))
     kids = visible_children(node)
     holds = (node.scrollable or node.cls.endswith("ScrollView")) and len(kids) == 1 \
         and not node.cls.endswith("HorizontalScrollView")
     shapes = [_collect(c, anchor, votes, holds) for c in kids]
-    if anchor in votes.known and len(kids) <= 1:
+    if anchor in votes.known and (not kids or item_mark(kids[0]) in votes.known[anchor]) \
+            and len(kids) <= 1:
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
     pool = numbered_pool(kids)
     if pool is not None:
         return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
     if _looks_like_list(node, shapes, kids):
         votes.items[anchor][shapes[0]] += 1
+        votes.marks[anchor].update(item_mark(k) for k in kids)
         votes.parts[anchor].update(_parts(kids))
-        if node.scrollable or _is_list_class(node) or not _tiles(kids):
+        if node.scrollable or _is_list_class(node) or content:
             votes.listed.add(anchor)
         else:
-            votes.tiles[anchor].add(tuple(k.text for k in kids))
+            votes.tiles[anchor].add(tuple("\n".join(n.text for n in k.walk()) for k in kids))
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
     one_kind = len(shapes) > 1 and len({row_shape(k) for k in kids}) == 1
     if not _is_list_class(node) and one_kind and not kids[0].resource_id \
             and _rows_of_one_layout(kids):
         if content or anchor in votes.grown:
             votes.rows[anchor][row_shape(kids[0])] += 1
+            votes.marks[anchor].update(item_mark(k) for k in kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if node.cls in GENERIC_CLASSES and not node.resource_id:
             votes.counts[anchor].add(len(kids))
+            votes.marks[anchor].update(item_mark(k) for k in kids)
     if _is_list_class(node):
         if one_kind and kids[0].resource_id:
             votes.rows[anchor][row_shape(kids[0])] += 1
+            votes.marks[anchor].update(item_mark(k) for k in kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if len(shapes) > 1:
             votes.mixed.add(anchor)
         else:
             votes.sparse.add(anchor)
             votes.children[anchor].update(shapes)
+            votes.marks[anchor].update(item_mark(k) for k in kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
     return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
@@ -401,7 +432,7 @@ def learn_empty_slots(index: ShapeIndex, roots: list[ViewNode]) -> dict[str, Emp
 
 def _parents(index: ShapeIndex, node: ViewNode, parent: str,
              variants: dict[str, dict[tuple[str, ...], _Variant]], typed: bool) -> None:
-    anchor = anchor_key(node, parent)
+    anchor = index.anchor(node, parent)
     if anchor in index.lists:
         return
     kids = visible_children(node)
@@ -429,12 +460,12 @@ class _Variant:
 def _list_node(index: ShapeIndex, node: ViewNode, parent: str) -> tuple[ViewNode, str] | None:
     """The list container `node` is, or wraps through views of one child each, with its
     anchor; None when it is neither."""
-    anchor = anchor_key(node, parent)
+    anchor = index.anchor(node, parent)
     while anchor not in index.lists:
         kids = visible_children(node)
         if len(kids) != 1:
             return None
-        node, anchor = kids[0], anchor_key(kids[0], anchor)
+        node, anchor = kids[0], index.anchor(kids[0], anchor)
     return node, anchor
 
 
@@ -492,7 +523,7 @@ def _slot(index: ShapeIndex, anchor: str, seen: dict[tuple[str, ...], _Variant]
 
 def _emptied(index: ShapeIndex, node: ViewNode, parent: str) -> ViewNode:
     """`node` (a list container or a wrapper of one) with no items."""
-    anchor = anchor_key(node, parent)
+    anchor = index.anchor(node, parent)
     if anchor in index.lists:
         return node.model_copy(update={"children": ()})
     kids = visible_children(node)

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.abstract.shape import (
-    ShapeIndex, anchor_key, is_placeholder, numbered_pool, visible_children,
+    ShapeIndex, is_placeholder, numbered_pool, visible_children,
 )
 from phoneworld.ir.base import traits_of
 from phoneworld.ir.screens import HitBox, ItemReading, ScreenReading, ScreenTemplate, TemplateNode
@@ -67,7 +67,7 @@ def build_template(index: ShapeIndex, observations: list[Observation]) -> Templa
 
 def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
            peers: list[ViewNode]) -> TemplateNode:
-    anchor = anchor_key(node, parent)
+    anchor = index.anchor(node, parent)
     wid = names.take(node)
     item_shape = index.item_shape(node, anchor)
     children: tuple[TemplateNode, ...] = ()
@@ -192,7 +192,7 @@ def _box(t: TemplateNode, node: ViewNode, item: int | None, list_wid: str | None
 
 
 def _read(index: ShapeIndex, t: TemplateNode, node: ViewNode, parent: str, acc: _Reading) -> None:
-    anchor = anchor_key(node, parent)
+    anchor = index.anchor(node, parent)
     acc.texts[t.wid] = node.text
     if t.checkable:
         acc.checked[t.wid] = node.checked

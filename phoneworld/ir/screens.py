@@ -105,6 +105,8 @@ class Abstraction(Frozen):
     list_rows: tuple[str, ...] = ()  # list anchors whose items are told by the row alone
     # list anchor -> the structures its items were seen holding (`ShapeIndex.parts`)
     list_parts: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    # list anchor -> the marks of its items, which anchor as items (`ShapeIndex.marks`)
+    list_marks: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     empty_slots: dict[str, EmptySlot] = Field(default_factory=dict)  # parent anchor -> its slot
     # per episode, the index of the episode it follows (`Episode.follows`) among these readings
     follows: tuple[int | None, ...] = ()
