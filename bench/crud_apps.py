@@ -43,9 +43,12 @@ are then the run's last fifth. `--lag P` makes a share P of those events read to
 DroidBot does when it reads the screen before the app drew the change: the event stops where it
 started and the next one starts on the changed screen (a chain break). `--ui` dumps every window
 as another toolkit would (`restyle`): React Native's (no resource ids, ViewGroups, a Touchable
-around its Text, a FlatList as a ScrollView) or Flutter's (no ids, android.view.View nodes, texts
-as content-descs merged into the tappable node that holds them): the same apps and scripts, so the
-figures say what the compiler owes to Android's own views.
+around its Text, a FlatList as a ScrollView), Flutter's (no ids, android.view.View nodes, texts
+as content-descs merged into the tappable node that holds them) or Jetpack Compose's (no ids,
+layouts and lists as android.view.View nodes, texts in TextViews, a Button / CheckBox / Switch
+around its label's TextView); Flutter and Compose windows all report one activity, as such apps
+run in one: the same apps and scripts, so the figures say what the compiler owes to Android's
+own views.
 
 Each app is then built with the real CLI as `bench/fidelity_suite.py` does (its `build_set`), one
 row per app: training changing steps, training match and change F1, the stateless reference F1, the
@@ -1754,7 +1757,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         "too early (the event stops where it started, the next starts changed)")
     parser.add_argument("--ui", choices=UIS, default="views",
                         help="the toolkit whose dumps the recordings look like: Android's views, "
-                        "React Native's or Flutter's")
+                        "React Native's, Flutter's or Jetpack Compose's")
     parser.add_argument("--misses", action="store_true",
                         help="also list every replayed step each app's mock got wrong")
     args = parser.parse_args(argv)

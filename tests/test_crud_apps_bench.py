@@ -123,10 +123,11 @@ def _nodes(xml: str) -> list[dict[str, str]]:
     return [dict(re.findall(r'([\w-]+)="([^"]*)"', m)) for m in re.findall(r"<node ([^>]*?)/?>", xml)]
 
 
-@pytest.mark.parametrize("ui", ["react-native", "flutter"])
+@pytest.mark.parametrize("ui", ["react-native", "flutter", "compose"])
 def test_other_toolkits_dump_the_same_app_their_way(bench: Any, tmp_path: Path, ui: str) -> None:
-    """`--ui`: the same recording as React Native or Flutter dump it: no resource ids; Flutter's
-    texts are content-descs, a tappable node holding the texts inside it; every tap lands on the
+    """`--ui`: the same recording as React Native, Flutter or Compose dump it: no resource ids;
+    Flutter's texts are content-descs, a tappable node holding the texts inside it; Compose's
+    buttons Buttons around their label, its layouts Views, one activity; every tap lands on the
     same place, and the recording passes `phoneworld check`."""
     app = next(a for a in bench.APPS if a.name == "contacts")
     views = bench.write_app(app, tmp_path / "views")
@@ -142,5 +143,11 @@ def test_other_toolkits_dump_the_same_app_their_way(bench: Any, tmp_path: Path, 
         assert all(n["text"] == "" for n in nodes if n["class"] != bench.EDIT)
         rows = [n for n in nodes if n["clickable"] == "true" and "&#10;" in n["content-desc"]]
         assert rows  # a contact's row reads its name and number as one label
+    elif ui == "compose":
+        assert {s["activity"] for s in again["steps"]} == {"com.example.contacts/.MainActivity"}
+        assert not {n["class"] for n in nodes} & {bench.FRAME, bench.LINEAR, bench.RECYCLER}
+        add = next(n for n in nodes if n["content-desc"] == "Add contact")
+        assert add["class"] == bench.IMAGE and add["clickable"] == "false"  # in its Button
+        assert any(n["class"] == bench.TEXT and n["text"] == "Ana Souza" for n in nodes)
     else:
         assert any(n["class"] == bench.SCROLL for n in nodes)

@@ -328,7 +328,8 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     ScrollView (a React Native FlatList's content container), whose rows without resource ids,
     of one class and one layout (`_rows_of_one_layout`), are a list's rows whatever each shows
     (an optional badge), as a list class's rows of one id are; so are those of a generic view
-    seen holding more or fewer of them (`_Votes.grown`; a form always shows its fields). A
+    seen holding more or fewer of them (`_Votes.grown`; a form always shows its fields) and those
+    of a view that scrolls them (a Compose LazyColumn, its last row cut at the edge). A
     HorizontalScrollView's (a carousel) are left as they are: the mock does not window a
     carousel yet."""
     anchor = anchor_key(node, parent, item_mark(node) in votes.known.get(parent, ()))
@@ -354,7 +355,8 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     one_kind = len(shapes) > 1 and len({row_shape(k) for k in kids}) == 1
     if not _is_list_class(node) and one_kind and not kids[0].resource_id \
             and _rows_of_one_layout(kids):
-        if content or anchor in votes.grown:
+        if content or anchor in votes.grown or (
+                node.scrollable and not node.cls.endswith("HorizontalScrollView")):
             votes.rows[anchor][row_shape(kids[0])] += 1
             votes.marks[anchor].update(item_mark(k) for k in kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")

@@ -97,3 +97,28 @@ def test_rows_that_always_show_the_same_texts_are_no_list() -> None:
     assert not index.lists
     # rows whose texts change are records, where nothing scrolls too
     assert ShapeIndex.learn([books("Dune", "Emma").root, books("Emma", "Kindred").root]).lists
+
+
+def playlist(first: int) -> Observation:
+    """A LazyColumn (a View that scrolls) of songs from `first` on: title and artist per row,
+    the last row cut at the screen's edge showing its title only."""
+    rows = []
+    for k in range(4):
+        y = 200 + 300 * k
+        kids = [text(f"Song {first + k}", b(40, y + 20, 900, y + 120), index=0)]
+        if k < 3:
+            kids.append(text(f"Artist {first + k}", b(40, y + 140, 900, y + 260), index=1))
+        rows.append(node(VIEW, b(0, y, W, min(y + 300, 1300)), *kids, index=k, clickable=True))
+    return tab("Songs", node(VIEW, b(0, 200, W, 1300), *rows, scrollable=True))
+
+
+def test_rows_of_one_layout_in_a_view_that_scrolls_are_a_list_with_the_cut_row() -> None:
+    """Every row but the one cut at the edge shows title and artist: still one list, the cut
+    row one of its items (not dropped from the screen, not another screen)."""
+    seen = visits(playlist(0), playlist(3), playlist(6))
+    assert len(set(screen_ids(seen))) == 1
+    (main,) = seen.screens
+    (songs,) = [n for n in main.root.walk() if n.item is not None]
+    title = next(n.wid for n in songs.item.walk() if n.cls == TEXT)
+    assert [it.texts[title] for it in seen.readings[0][2].lists[songs.wid]] == [
+        "Song 6", "Song 7", "Song 8", "Song 9"]
