@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
+from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass, field
 
 from phoneworld.ir.screens import EmptySlot
@@ -110,6 +111,18 @@ def _tiles(kids: tuple[ViewNode, ...]) -> bool:
     return all(k.clickable and k.text_in_desc and not k.children for k in kids)
 
 
+# Classes of controls: a view of one of them is a button or a toggle whatever it holds (Compose
+# draws a button as a Button around its TextView, a labelled toggle as a Switch around its label).
+CONTROL_CLASSES = ("Button", "CheckBox", "Switch", "RadioButton", "ToggleButton")
+
+
+def _controls(kids: tuple[ViewNode, ...]) -> bool:
+    """Whether `kids` are controls holding their labels (`CONTROL_CLASSES`): a dialog's Cancel
+    and Add, a settings column's switches. Rows of a list, unless they always show the same
+    texts (`_Votes.fixed`)."""
+    return all(k.cls.endswith(CONTROL_CLASSES) for k in kids)
+
+
 def _is_list_class(node: ViewNode) -> bool:
     return node.cls.endswith(LIST_CLASSES)
 
@@ -174,7 +187,7 @@ class ShapeIndex:
         """`node`'s anchor under the view anchored at `parent` (`anchor_key`): as an item when
         `parent` is a list and `node` looks like its items (`item_mark`); another screen's page
         at the list's place (a settings tab where the books were) keeps its index."""
-        return anchor_key(node, parent, item_mark(node) in self.marks.get(parent, ()))
+        return _anchor(node, parent, self.marks, self.lists)
 
     def shape(self, node: ViewNode, parent: str = "") -> str:
         # Nodes are immutable and live for the whole pass, so their identity is a safe memo key.
@@ -267,7 +280,7 @@ class _Votes:
     mixed: set[str] = field(default_factory=set)  # list-class, seen with unlike children
     # list-class, seen with rows of one class and id but unlike contents (an optional badge)
     rows: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    # where like rows were seen where nothing scrolls -> the texts they showed
+    # where like tiles or controls were seen where nothing scrolls -> the texts they showed
     tiles: dict[str, set[tuple[str, ...]]] = field(default_factory=lambda: defaultdict(set))
     # anchors another observation showed as a list -> the `item_mark`s of the items it showed
     known: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -277,13 +290,25 @@ class _Votes:
     counts: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     grown: frozenset[str] = frozenset()
     parts: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # `_parts`
-    listed: set[str] = field(default_factory=set)  # seen as a list where it scrolls
+    listed: set[str] = field(default_factory=set)  # seen as a list other than by tiles or controls
 
     def fixed(self) -> set[str]:
-        """Anchors seen looking like a list only where nothing scrolls, always with the same
-        texts: a tab bar, a dialog's buttons, a settings column, not a list (its rows lead to
-        different screens or set different things)."""
+        """Anchors seen looking like a list only by their tiles or controls (`_tiles`,
+        `_controls`) where nothing scrolls, always with the same texts: a tab bar of tiles, a
+        dialog's buttons, a settings column of switches, not a list (they lead to different
+        screens or set different things)."""
         return {a for a, seen in self.tiles.items() if len(seen) == 1 and a not in self.listed}
+
+
+def _anchor(node: ViewNode, parent: str, marks: Mapping[str, Collection[str]],
+            lists: Container[str]) -> str:
+    """`ShapeIndex.anchor` given the items' marks and the lists known: a view that is a list
+    where it stands keeps its place (a Flutter list of one tile beside its header, the two seen
+    alike once: the header is no row of a list around both)."""
+    placed = anchor_key(node, parent)
+    if placed in lists or item_mark(node) not in marks.get(parent, ()):
+        return placed
+    return anchor_key(node, parent, item=True)
 
 
 def item_mark(node: ViewNode, depth: int = 2) -> str:
@@ -332,7 +357,7 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
     of a view that scrolls them (a Compose LazyColumn, its last row cut at the edge). A
     HorizontalScrollView's (a carousel) are left as they are: the mock does not window a
     carousel yet."""
-    anchor = anchor_key(node, parent, item_mark(node) in votes.known.get(parent, ()))
+    anchor = _anchor(node, parent, votes.known, votes.known)
     kids = visible_children(node)
     holds = (node.scrollable or node.cls.endswith("ScrollView")) and len(kids) == 1 \
         and not node.cls.endswith("HorizontalScrollView")
@@ -347,7 +372,8 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
         votes.items[anchor][shapes[0]] += 1
         votes.marks[anchor].update(item_mark(k) for k in kids)
         votes.parts[anchor].update(_parts(kids))
-        if node.scrollable or _is_list_class(node) or content:
+        if node.scrollable or _is_list_class(node) or content or not (
+                _tiles(kids) or _controls(kids)):
             votes.listed.add(anchor)
         else:
             votes.tiles[anchor].add(tuple("\n".join(n.text for n in k.walk()) for k in kids))
