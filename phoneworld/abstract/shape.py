@@ -306,19 +306,33 @@ def _anchor(node: ViewNode, parent: str, marks: Mapping[str, Collection[str]],
     where it stands keeps its place (a Flutter list of one tile beside its header, the two seen
     alike once: the header is no row of a list around both)."""
     placed = anchor_key(node, parent)
-    if placed in lists or item_mark(node) not in marks.get(parent, ()):
+    if parent not in marks or placed in lists or item_mark(node) not in marks[parent]:
         return placed
     return anchor_key(node, parent, item=True)
 
 
-def item_mark(node: ViewNode, depth: int = 2) -> str:
+def item_mark(node: ViewNode) -> str:
     """What tells a list's item from another page's view at its place without ids: its class,
-    id and description and the kinds of views it holds, two levels down, however many of each
-    (a book row holds a TextView, the settings column at the same place Switches; a popup's
-    row a layout around a TextView, the activity's content at the popup list's place layouts
-    around pages)."""
-    kinds = sorted({item_mark(c, depth - 1) for c in visible_children(node)}) if depth else []
-    return _digest(node.cls, node.resource_id, node.content_desc, *kinds)
+    id and description and the kinds of views it holds at any depth, however many of each (a
+    book row holds a TextView, the settings column at the same place Switches; a popup's row
+    layouts around a text, the activity's content at the popup list's place a whole page)."""
+    hit = _MARKS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    kinds: set[str] = set()
+    stack = list(visible_children(node))
+    while stack:
+        view = stack.pop()
+        kinds.add(f"{view.cls}#{view.resource_id}")
+        stack.extend(visible_children(view))
+    mark = _digest(node.cls, node.resource_id, node.content_desc, *sorted(kinds))
+    if len(_MARKS) > 200_000:
+        _MARKS.clear()
+    _MARKS[id(node)] = (node, mark)
+    return mark
+
+
+_MARKS: dict[int, tuple[ViewNode, str]] = {}
 
 
 def row_shape(node: ViewNode) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from phoneworld.abstract import Reader
 from phoneworld.abstract.shape import ShapeIndex
 from phoneworld.ir.trace import Observation, ViewNode
-from tests.compiler_support import PKG, W, b
+from tests.compiler_support import PKG, W, b, screen
 
 from .test_flutter import node
 from .test_identity import screen_ids, visits
@@ -128,3 +128,32 @@ def test_rows_of_one_layout_in_a_view_that_scrolls_are_a_list_with_the_cut_row()
     title = next(n.wid for n in songs.item.walk() if n.cls == TEXT)
     assert [it.texts[title] for it in seen.readings[0][2].lists[songs.wid]] == [
         "Song 6", "Song 7", "Song 8", "Song 9"]
+
+
+def test_a_popups_rows_where_the_activitys_page_stands_leave_the_page_as_it_is() -> None:
+    """Without ids a popup menu's list sits where the activity's page does (the first view under
+    the window's root). Its rows (a view around a view around a label) and the page (a view
+    around the header and the to-do list) look alike two levels down: the page is still no row
+    of the menu, and the to-do list it holds, seen with more and fewer rows, is one list."""
+    from .test_flutter import todo
+
+    def page(*rows: tuple[str, bool]) -> Observation:
+        inner = todo(*rows).root.children[0]  # the screen's View around header and list
+        return screen(node(VIEW, b(0, 0, W, 1900), node(VIEW, b(0, 0, W, 1900), inner),
+                           index=0))
+
+    def menu() -> Observation:
+        rows = [node(VIEW, b(560, 90 + 130 * k, 1070, 210 + 130 * k),
+                     node(VIEW, b(580, 100 + 130 * k, 1050, 200 + 130 * k),
+                          node(VIEW, b(600, 110 + 130 * k, 1030, 190 + 130 * k), desc=t)),
+                     index=k, clickable=True) for k, t in enumerate(("Edit", "Delete"))]
+        return screen(node(VIEW, b(560, 70, 1070, 370), *rows, index=0))
+
+    seen = visits(page(("Pay rent", True), ("Call mom", False), ("Buy milk", True)), menu(),
+                  page(("Pay rent", True), ("Call mom", False)), menu(),
+                  page(("Fix bike", False), ("Pay rent", True), ("Call mom", False)))
+    ids = screen_ids(seen)
+    assert ids[0] == ids[2] == ids[4] and ids[1] == ids[3] and ids[0] != ids[1]
+    main = next(s for s in seen.screens if s.id == ids[0])
+    (tasks,) = [n for n in main.root.walk() if n.item is not None]
+    assert [len(seen.readings[0][k].lists[tasks.wid]) for k in (0, 2, 4)] == [3, 2, 3]
