@@ -313,19 +313,22 @@ def _anchor(node: ViewNode, parent: str, marks: Mapping[str, Collection[str]],
 
 def item_mark(node: ViewNode) -> str:
     """What tells a list's item from another page's view at its place without ids: its class,
-    id and description and the kinds of views it holds at any depth, however many of each (a
-    book row holds a TextView, the settings column at the same place Switches; a popup's row
-    layouts around a text, the activity's content at the popup list's place a whole page)."""
+    id and description, the kinds of views it holds at any depth, however many of each, and how
+    deep they go (a book row holds a TextView, the settings column at the same place Switches; a
+    popup's row is two levels of views around a text, the activity's content at the popup
+    list's place a whole page, of views only where Flutter draws it)."""
     hit = _MARKS.get(id(node))
     if hit is not None and hit[0] is node:
         return hit[1]
     kinds: set[str] = set()
-    stack = list(visible_children(node))
+    depth = 0
+    stack = [(c, 1) for c in visible_children(node)]
     while stack:
-        view = stack.pop()
+        view, level = stack.pop()
         kinds.add(f"{view.cls}#{view.resource_id}")
-        stack.extend(visible_children(view))
-    mark = _digest(node.cls, node.resource_id, node.content_desc, *sorted(kinds))
+        depth = max(depth, level)
+        stack.extend((c, level + 1) for c in visible_children(view))
+    mark = _digest(node.cls, node.resource_id, node.content_desc, str(depth), *sorted(kinds))
     if len(_MARKS) > 200_000:
         _MARKS.clear()
     _MARKS[id(node)] = (node, mark)

@@ -134,12 +134,14 @@ def test_a_popups_rows_where_the_activitys_page_stands_leave_the_page_as_it_is()
     """Without ids a popup menu's list sits where the activity's page does (the first view under
     the window's root). Its rows (a view around a view around a label) and the page (a view
     around the header and the to-do list) look alike two levels down: the page is still no row
-    of the menu, and the to-do list it holds, seen with more and fewer rows, is one list."""
+    of the menu, and the to-do list it holds, seen with more and fewer rows and none, is one
+    list."""
     from .test_flutter import todo
 
     def page(*rows: tuple[str, bool]) -> Observation:
         inner = todo(*rows).root.children[0]  # the screen's View around header and list
-        return screen(node(VIEW, b(0, 0, W, 1900), node(VIEW, b(0, 0, W, 1900), inner),
+        return screen(node(VIEW, b(0, 0, W, 1900),
+                           node(VIEW, b(0, 0, W, 1900), node(VIEW, b(0, 0, W, 1900), inner)),
                            index=0))
 
     def menu() -> Observation:
@@ -151,9 +153,11 @@ def test_a_popups_rows_where_the_activitys_page_stands_leave_the_page_as_it_is()
 
     seen = visits(page(("Pay rent", True), ("Call mom", False), ("Buy milk", True)), menu(),
                   page(("Pay rent", True), ("Call mom", False)), menu(),
-                  page(("Fix bike", False), ("Pay rent", True), ("Call mom", False)))
+                  page(("Fix bike", False), ("Pay rent", True), ("Call mom", False)), page())
     ids = screen_ids(seen)
     assert ids[0] == ids[2] == ids[4] and ids[1] == ids[3] and ids[0] != ids[1]
+    # emptied, the page holds views only, as the menu's rows do, but goes deeper: the same page
+    assert ids[5] == ids[0]
     main = next(s for s in seen.screens if s.id == ids[0])
     (tasks,) = [n for n in main.root.walk() if n.item is not None]
     assert [len(seen.readings[0][k].lists[tasks.wid]) for k in (0, 2, 4)] == [3, 2, 3]
