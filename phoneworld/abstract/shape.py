@@ -153,9 +153,12 @@ class ShapeIndex:
         its structure, unless all its children are rows of one class and resource id: then it is
         a list of those rows, whatever optional children each shows. A container seen repeating
         items of several shapes (on several screens) is a list of each (`item_shape`). Flutter
-        tiles (`_tiles`) that always showed the same texts are a tab bar, no list. The votes are
-        taken twice, the second time knowing where the first saw lists: a list showing one item
-        no longer looks like a sibling holding one view (two repeated children, a list)."""
+        tiles (`_tiles`) and controls (`_controls`) that always showed the same texts are a tab
+        bar, a dialog's buttons, a settings column: no list. The votes are taken twice, the
+        second time knowing where the first saw lists and what their items looked like
+        (`item_mark`): a list showing one item no longer looks like a sibling holding one view
+        (two repeated children, a list), and the views inside its rows are anchored by the list,
+        not by each row's place (`ShapeIndex.anchor`)."""
         votes = _Votes()
         for root in roots:
             _collect(root, "", votes)
