@@ -84,24 +84,14 @@ def abstract(traces: TraceSet) -> Abstraction:
         per_episode[e].append(read_step(e, i, obs))
     readings = tuple(tuple(r) for r in per_episode)
     return Abstraction(app=apps[0], screens=tuple(screens), readings=readings,
-                       list_shapes=dict(sorted(index.lists.items())),
-                       list_others=dict(sorted(index.others.items())),
-                       list_rows=tuple(sorted(index.rows)),
-                       list_parts={a: tuple(sorted(p)) for a, p in sorted(index.parts.items())},
-                       list_marks={a: tuple(sorted(m)) for a, m in sorted(index.marks.items())},
-                       empty_slots=dict(sorted(index.empty.items())), follows=traces.follows())
+                       follows=traces.follows(), **index.facts())
 
 
 class Reader:
     """Reads observations that were not part of the build (held-out) through the known screens."""
 
     def __init__(self, abstraction: Abstraction) -> None:
-        self.index = ShapeIndex(lists=dict(abstraction.list_shapes),
-                                others=dict(abstraction.list_others),
-                                rows=frozenset(abstraction.list_rows),
-                                parts={a: frozenset(p) for a, p in abstraction.list_parts.items()},
-                                marks={a: frozenset(m) for a, m in abstraction.list_marks.items()},
-                                empty=dict(abstraction.empty_slots))
+        self.index = ShapeIndex.of(abstraction)
         self.screens = {s.signature: s for s in abstraction.screens}
 
     def read(self, observation: Observation, episode: int = -1, step: int = -1) -> ScreenReading:

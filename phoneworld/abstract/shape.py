@@ -25,8 +25,9 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from phoneworld.ir.screens import EmptySlot
+from phoneworld.ir.screens import Abstraction, EmptySlot
 from phoneworld.ir.trace import Observation, ViewNode
 
 LIST_CLASSES = ("ListView", "RecyclerView", "GridView", "ExpandableListView")
@@ -186,6 +187,25 @@ class ShapeIndex:
         marks = {anchor: frozenset(votes.marks[anchor]) for anchor in lists if votes.marks[anchor]}
         return cls(lists=lists, others=others, rows=frozenset(rows), parts=parts, marks=marks)
 
+    def facts(self) -> dict[str, Any]:
+        """Every list fact the index learned, as the `Abstraction`'s fields (`of`)."""
+        return {"list_shapes": dict(sorted(self.lists.items())),
+                "list_others": dict(sorted(self.others.items())),
+                "list_rows": tuple(sorted(self.rows)),
+                "list_parts": {a: tuple(sorted(p)) for a, p in sorted(self.parts.items())},
+                "list_marks": {a: tuple(sorted(m)) for a, m in sorted(self.marks.items())},
+                "empty_slots": dict(sorted(self.empty.items()))}
+
+    @classmethod
+    def of(cls, abstraction: Abstraction) -> ShapeIndex:
+        """The index `abstraction` was built with (`facts`): a held-out reading shapes as the
+        build did."""
+        return cls(lists=dict(abstraction.list_shapes), others=dict(abstraction.list_others),
+                   rows=frozenset(abstraction.list_rows),
+                   parts={a: frozenset(p) for a, p in abstraction.list_parts.items()},
+                   marks={a: frozenset(m) for a, m in abstraction.list_marks.items()},
+                   empty=dict(abstraction.empty_slots))
+
     def anchor(self, node: ViewNode, parent: str) -> str:
         """`node`'s anchor under the view anchored at `parent` (`anchor_key`): as an item when
         `parent` is a list and `node` looks like its items (`item_mark`); another screen's page
@@ -295,6 +315,10 @@ class _Votes:
     parts: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # `_parts`
     listed: set[str] = field(default_factory=set)  # seen as a list other than by tiles or controls
 
+    def saw(self, anchor: str, items: tuple[ViewNode, ...]) -> None:
+        """Note what the items seen at `anchor` look like (`item_mark`)."""
+        self.marks[anchor].update(item_mark(k) for k in items)
+
     def fixed(self) -> set[str]:
         """Anchors seen looking like a list only by their tiles or controls (`_tiles`,
         `_controls`) where nothing scrolls, always with the same texts: a tab bar of tiles, a
@@ -390,7 +414,7 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
         return _digest(node.cls, node.resource_id, node.content_desc, "pool", *pool)
     if _looks_like_list(node, shapes, kids):
         votes.items[anchor][shapes[0]] += 1
-        votes.marks[anchor].update(item_mark(k) for k in kids)
+        votes.saw(anchor, kids)
         votes.parts[anchor].update(_parts(kids))
         if node.scrollable or _is_list_class(node) or content or not (
                 _tiles(kids) or _controls(kids)):
@@ -404,22 +428,22 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
         if content or anchor in votes.grown or (
                 node.scrollable and not node.cls.endswith("HorizontalScrollView")):
             votes.rows[anchor][row_shape(kids[0])] += 1
-            votes.marks[anchor].update(item_mark(k) for k in kids)
+            votes.saw(anchor, kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if node.cls in GENERIC_CLASSES and not node.resource_id:
             votes.counts[anchor].add(len(kids))
-            votes.marks[anchor].update(item_mark(k) for k in kids)
+            votes.saw(anchor, kids)
     if _is_list_class(node):
         if one_kind and kids[0].resource_id:
             votes.rows[anchor][row_shape(kids[0])] += 1
-            votes.marks[anchor].update(item_mark(k) for k in kids)
+            votes.saw(anchor, kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
         if len(shapes) > 1:
             votes.mixed.add(anchor)
         else:
             votes.sparse.add(anchor)
             votes.children[anchor].update(shapes)
-            votes.marks[anchor].update(item_mark(k) for k in kids)
+            votes.saw(anchor, kids)
             return _digest(node.cls, node.resource_id, node.content_desc, "list")
     return _digest(node.cls, node.resource_id, node.content_desc, *shapes)
 
