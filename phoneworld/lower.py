@@ -5,7 +5,8 @@ where the state model says so (literal otherwise); list containers get their ite
 to the collection's fields; rules become named transitions. The defaults for unobserved input are
 the app-spec semantics (see `phoneworld.ir.app`), so nothing is added for them here. A screen the
 app leaves by itself (`graph.moves`: a splash) gets a `wait` transition that replaces it with the
-screen it went on to.
+screen it went on to. The app starts on the recording's first screen unless a session recorded
+afresh elsewhere opens where more of the app is reachable (`_start_screen`).
 """
 
 from __future__ import annotations
@@ -53,11 +54,28 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
         for n, m in enumerate(graph.moves, start=len(model.rules))
     )
     device = traces.episodes[0].device
-    return AppSpec(
+    spec = AppSpec(
         package=abstraction.app, label=_label(traces), device=device,
         start_screen=graph.start_screen, screens=screens, transitions=transitions,
         state=model.variables, initial_state=model.initial_state,
     )
+    return spec.model_copy(update={"start_screen": _start_screen(spec, traces, abstraction)})
+
+
+def _start_screen(spec: AppSpec, traces: TraceSet, abstraction: Abstraction) -> str:
+    """Where the app starts: the recording's first screen, unless a session the recording
+    starts afresh on another screen (after a gap or a lost state file; not where the app moved by
+    itself, nor a return from another app) opens where the mock reaches more screens; the first
+    such, on a tie. A recording cut out of a longer run can open on a screen it never leaves on the
+    record (a captcha solved while the recorder was not reading), and every task would be shut in
+    there with it."""
+    reach = {spec.start_screen: len(spec.distances())}
+    for ep, readings in zip(traces.episodes, abstraction.readings):
+        fresh = not ep.moved_by_itself and (ep.handoff is None or ep.handoff.previous_app is None)
+        if fresh and readings and readings[0].screen not in reach:
+            start = readings[0].screen
+            reach[start] = len(spec.model_copy(update={"start_screen": start}).distances())
+    return max(reach, key=lambda s: reach[s])  # the first of the largest (dicts keep order)
 
 
 def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Binding],
