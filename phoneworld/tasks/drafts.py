@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from phoneworld.ir.app import AppSpec, StateVar
@@ -154,6 +154,7 @@ def app_facts(app: AppSpec) -> AppFacts:
             fields = [(f.name, f.kind) for f in v.fields]
             colls[v.name] = Collection(v, noun, nm.id_field(fields),
                                        _flag_fields(app, v, reachable), v.name in selectable)
+    colls = _told_apart(app, colls, reachable, written)
     switches = []
     for v in app.state:
         bound = nm.bound_widget(app, v.name, "checked") if v.kind == "flag" else None
@@ -173,6 +174,35 @@ def app_facts(app: AppSpec) -> AppFacts:
                      {k: frozenset(v) for k, v in coupled.items()}, tuple(counters))
     facts.seeded = seed_records(facts)
     return facts
+
+
+def _told_apart(app: AppSpec, colls: dict[str, Collection], reachable: set[str],
+                written: set[str]) -> dict[str, Collection]:
+    """Lists a user changes (records added, removed or flagged) whose records are named alike
+    (two "item" lists: no resource id of the app's own names either, as in Compose and Flutter
+    apps), named by the title of the first reachable screen showing each ("Wishlist item"), where
+    that title is its own: else "Add an item titled ..." is one instruction for both, and all but
+    one of their tasks go as duplicates. Lists named alike that never change are left out then:
+    chrome read as a list (a tab bar, a dialog's row of buttons: "Open the item "Cancel"") whose
+    tasks were the named lists' duplicates before, and dropped as such."""
+    titles: dict[str, str] = {}
+    for sid, w, _ in nm.widgets(app):
+        if sid in reachable and w.list is not None and w.list.collection not in titles:
+            titles[w.list.collection] = nm.screen_title(app, sid)
+    out = dict(colls)
+    for noun in {c.noun for c in colls.values()}:
+        changing = [name for name, c in colls.items() if c.noun == noun and c.var.fields
+                    and (name in written or c.flags)]
+        shown = [titles.get(name, "") for name in changing]
+        told = [name for name, title in zip(changing, shown)
+                if len(changing) > 1 and title and shown.count(title) == 1]
+        for name in told:
+            out[name] = replace(colls[name], noun=f"{titles[name]} {noun}")
+        if told:  # what the named lists' tasks used to hide as their duplicates stays hidden
+            for name, c in colls.items():
+                if c.noun == noun and name not in changing:
+                    del out[name]
+    return out
 
 
 def _visible(app: AppSpec, coll: str, reachable: set[str]) -> int:

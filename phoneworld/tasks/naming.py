@@ -167,10 +167,15 @@ def datelike(text: str) -> bool:
 
 
 def widget_label(w: Widget, parent: Widget | None) -> str:
-    """What a user would call a widget: its text, its description, or a short label next to it."""
+    """What a user would call a widget: its text, its description, the one text inside it (a
+    Compose switch or box is its whole row, the label a TextView under it), or a short label
+    next to it."""
     text = literal(w) or " ".join(w.content_desc.split())
     if text:
         return text
+    inside = [t for d in descendants(w) if (t := literal(d))]
+    if len(inside) == 1:
+        return inside[0]
     if parent is not None:
         for sib in parent.children:
             if sib is not w and label_like(literal(sib)) and not sib.clickable:

@@ -26,10 +26,14 @@ from phoneworld.tasks.synth_navigation import given_texts, on_the_way
 
 
 def plural(noun: str) -> str:
+    """"wish" -> "wishes", "entry" -> "entries", "note" -> "notes"; a noun ending in "s" is
+    taken as plural already ("news", "settings")."""
     if noun.startswith("entry in "):
         return "entries in " + noun[len("entry in "):]
     if noun.endswith("y") and noun[-2:-1] not in "aeiou":
         return noun[:-1] + "ies"
+    if noun.endswith(("x", "z", "ch", "sh")):
+        return noun + "es"
     return noun if noun.endswith("s") else noun + "s"
 
 

@@ -117,3 +117,11 @@ def test_a_number_without_an_id_is_named_by_its_label() -> None:
     said = [t.instruction for t in synthesize(compiled.spec, None).tasks]
     assert "Increase the quantity by 1" in said and "Decrease the quantity by 1" in said
     assert "What is the quantity?" in said
+
+
+def test_plurals_of_record_nouns() -> None:
+    from phoneworld.tasks.synth_answers import plural
+
+    assert [plural(n) for n in ("wish", "box", "match", "entry", "day", "note", "news")] == [
+        "wishes", "boxes", "matches", "entries", "days", "notes", "news"]
+    assert plural("entry in shopping list") == "entries in shopping list"
