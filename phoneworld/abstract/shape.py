@@ -120,7 +120,7 @@ CONTROL_CLASSES = ("Button", "CheckBox", "Switch", "RadioButton", "ToggleButton"
 def _controls(kids: tuple[ViewNode, ...]) -> bool:
     """Whether `kids` are controls holding their labels (`CONTROL_CLASSES`): a dialog's Cancel
     and Add, a settings column's switches. Rows of a list, unless they always show the same
-    texts, or always as many of them (`_Votes.fixed`)."""
+    texts (`_Votes.fixed`)."""
     return all(k.cls.endswith(CONTROL_CLASSES) for k in kids)
 
 
@@ -314,7 +314,6 @@ class _Votes:
     grown: frozenset[str] = frozenset()
     parts: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # `_parts`
     listed: set[str] = field(default_factory=set)  # seen as a list other than by tiles or controls
-    controls: set[str] = field(default_factory=set)  # where the tiles were controls (`_controls`)
 
     def saw(self, anchor: str, items: tuple[ViewNode, ...]) -> None:
         """Note what the items seen at `anchor` look like (`item_mark`)."""
@@ -324,10 +323,8 @@ class _Votes:
         """Anchors seen looking like a list only by their tiles or controls (`_tiles`,
         `_controls`) where nothing scrolls, always with the same texts: a tab bar of tiles, a
         dialog's buttons, a settings column of switches, not a list (they lead to different
-        screens or set different things). Controls always as many are none either: without
-        ids two dialogs stand at one place, Cancel / Add and Cancel / Remove."""
-        return {a for a, seen in self.tiles.items() if a not in self.listed and (
-            len(seen) == 1 or a in self.controls and len({len(t) for t in seen}) == 1)}
+        screens or set different things)."""
+        return {a for a, seen in self.tiles.items() if len(seen) == 1 and a not in self.listed}
 
 
 def _anchor(node: ViewNode, parent: str, marks: Mapping[str, Collection[str]],
@@ -424,8 +421,6 @@ def _collect(node: ViewNode, parent: str, votes: _Votes, content: bool = False) 
             votes.listed.add(anchor)
         else:
             votes.tiles[anchor].add(tuple("\n".join(n.text for n in k.walk()) for k in kids))
-            if _controls(kids):
-                votes.controls.add(anchor)
         return _digest(node.cls, node.resource_id, node.content_desc, "list")
     one_kind = len(shapes) > 1 and len({row_shape(k) for k in kids}) == 1
     if not _is_list_class(node) and one_kind and not kids[0].resource_id \
