@@ -185,10 +185,7 @@ def _told_apart(app: AppSpec, colls: dict[str, Collection], reachable: set[str],
     one of their tasks go as duplicates. Lists named alike that never change are left out then:
     chrome read as a list (a tab bar, a dialog's row of buttons: "Open the item "Cancel"") whose
     tasks were the named lists' duplicates before, and dropped as such."""
-    titles: dict[str, str] = {}
-    for sid, w, _ in nm.widgets(app):
-        if sid in reachable and w.list is not None and w.list.collection not in titles:
-            titles[w.list.collection] = nm.screen_title(app, sid)
+    titles = {name: nm.list_title(app, name, reachable) or "" for name in colls}
     out = dict(colls)
     for noun in {c.noun for c in colls.values()}:
         changing = [name for name, c in colls.items() if c.noun == noun and c.var.fields

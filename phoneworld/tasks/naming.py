@@ -275,6 +275,15 @@ def screen_title(app: AppSpec, sid: str) -> str:
     return ""
 
 
+def list_title(app: AppSpec, collection: str, reachable: set[str]) -> str | None:
+    """The title (`screen_title`, "" for none) of the first reachable screen that shows
+    `collection`'s list; None when no reachable screen does."""
+    for sid, w, _ in widgets(app):
+        if sid in reachable and w.list is not None and w.list.collection == collection:
+            return screen_title(app, sid)
+    return None
+
+
 def bound_widget(app: AppSpec, var: str, attr: str) -> tuple[str, Widget, Widget | None] | None:
     """The first widget (in screen order) whose `attr` ("text" / "checked") reads variable `var`,
     preferring interactive ones."""

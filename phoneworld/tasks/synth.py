@@ -67,11 +67,10 @@ def _typed_field(facts: AppFacts, record: dict[str, object], c: Collection) -> s
 
 def _list_place(facts: AppFacts, c: Collection) -> str:
     """' to the list on the "Inbox" screen' (the first reachable screen showing the list)."""
-    for sid, w, _ in nm.widgets(facts.app):
-        if sid in facts.reachable and w.list is not None and w.list.collection == c.var.name:
-            title = nm.screen_title(facts.app, sid)
-            return f' to the list on the "{title}" screen' if title else " to the list"
-    return ""
+    title = nm.list_title(facts.app, c.var.name, facts.reachable)
+    if title is None:
+        return ""
+    return f' to the list on the "{title}" screen' if title else " to the list"
 
 
 def _one_more(facts: AppFacts, c: Collection, change: int) -> Draft:
