@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from phoneworld.ir.diagnostics import Diagnostics
-from phoneworld.ir.trace import Observation
+from phoneworld.ir.trace import Handoff, Observation
 from phoneworld.pipeline import BuildConfig, build_app, out_of_reach
 from tests.compiler_support import BUTTON, TEXT, b, compile_app, episode, screen, tap, traces, view
 
@@ -23,10 +23,12 @@ DIED = _page("You died!", ".DiedActivity")
 
 
 def test_a_screen_an_episode_starts_on_and_no_step_enters_is_out_of_reach() -> None:
-    """The second episode starts on a screen nothing recorded leads to (a gap in the
-    recording, a return from another app): the line names it and says so."""
+    """The second episode starts on a screen nothing recorded leads to (a return from another
+    app, which is no place the app starts: `lower._start_screen`): the line names it and says
+    so."""
+    back = Handoff(origin_episode="e1", part=1, previous_app="com.android.chrome")
     ts = traces(episode("e0", HOME, tap(GO), NEXT),
-                episode("e1", ELSEWHERE, tap(GO), HOME))
+                episode("e1", ELSEWHERE, tap(GO), HOME).model_copy(update={"handoff": back}))
     compiled = compile_app(ts)
     [line] = out_of_reach(compiled.spec, compiled.graph)
     assert line.startswith("1 of 3 screens cannot be reached from the start screen s00_home")
