@@ -217,7 +217,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
         free_running=free,
     )
     report = _report(spec, traces, fidelity, diagnostics,
-                     model.dropped + out_of_reach(spec, transitions), config)
+                     model.dropped + moved_start(spec, transitions) + out_of_reach(spec, transitions),
+                     config)
     with _stage("tasks"):
         task_build = _tasks(spec, config)
     if task_build is not None:
@@ -248,6 +249,18 @@ def _tasks(spec: AppSpec, config: BuildConfig) -> TaskBuild | None:
     from phoneworld.tasks.build import build_tasks
 
     return build_tasks(spec)
+
+
+def moved_start(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:
+    """A line when the app does not start where the recording did (`lower._start_screen`): a
+    session after a gap opens where the mock reaches more of the app."""
+    if spec.start_screen == graph.start_screen:
+        return ()
+    first = spec.model_copy(update={"start_screen": graph.start_screen})
+    return (f"the app starts on {spec.start_screen}, where a session the recording started afresh "
+            f"opens, not on the recording's first screen {graph.start_screen}: from there the "
+            f"mock reaches {len(first.distances())} of {len(spec.screens)} screens, from "
+            f"{spec.start_screen} {len(spec.distances())}",)
 
 
 def out_of_reach(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ home. Started on the captcha, the mock reaches nothing else and every task is sh
 from __future__ import annotations
 
 from phoneworld.ir.trace import Episode, Handoff
+from phoneworld.pipeline import moved_start
 from phoneworld.tasks.build import build_tasks
 from tests.compiler_support import BUTTON, TEXT, W, b, compile_app, episode, screen, tap, traces, view
 
@@ -57,6 +58,9 @@ def test_a_session_after_a_gap_that_reaches_more_starts_the_app() -> None:
                                      (".MainActivity", ".SettingsActivity", ".AboutActivity")}
     built = build_tasks(spec)
     assert any(c.kept and c.task.kind() == "navigate" for c in built.checks), built.summary
+    (line,) = moved_start(spec, compiled.graph)  # the report says where and why
+    assert line.startswith(f"the app starts on {spec.start_screen}, where a session")
+    assert line.endswith(f"the mock reaches 1 of 4 screens, from {spec.start_screen} 3")
 
 
 def test_the_first_screen_stays_the_start_when_it_reaches_as_much() -> None:
@@ -65,6 +69,7 @@ def test_the_first_screen_stays_the_start_when_it_reaches_as_much() -> None:
         after(episode("e1", settings(), tap(ABOUT), about()), "e0"),
     ))
     assert compiled.spec.start_screen == screen_of(compiled, ".MainActivity")
+    assert moved_start(compiled.spec, compiled.graph) == ()
 
 
 def test_a_return_from_another_app_or_a_screen_the_app_moved_to_never_starts_it() -> None:
