@@ -102,6 +102,14 @@ def collection_questions(facts: AppFacts) -> Iterator[Draft]:
                             category="info_retrieval")
 
 
+def _how_much(label: str) -> str:
+    """The question a number variable asks: "What is the streak?", but "How many glasses of
+    water are there?" where the label counts things (its first word a plural)."""
+    head = label.split()[0] if label.split() else ""
+    counts = len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
+    return f"How many {label} are there?" if counts else f"What is the {label}?"
+
+
 def variable_questions(facts: AppFacts) -> Iterator[Draft]:
     app = facts.app
     given = given_texts(app, facts.typable)
@@ -126,7 +134,7 @@ def variable_questions(facts: AppFacts) -> Iterator[Draft]:
             label = nm.number_label(app, v.name)
             if label is None or not isinstance(init, int) or isinstance(init, bool):
                 continue
-            text = f"What is the {label}?"
+            text = _how_much(label)
         yield Draft("answer", nm.slug(text), _asked(text, typing),
                     [_answer({"var": v.name}), pin], dict(needs), category="info_retrieval")
 

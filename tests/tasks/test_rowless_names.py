@@ -125,3 +125,13 @@ def test_plurals_of_record_nouns() -> None:
     assert [plural(n) for n in ("wish", "box", "match", "entry", "day", "note", "news")] == [
         "wishes", "boxes", "matches", "entries", "days", "notes", "news"]
     assert plural("entry in shopping list") == "entries in shopping list"
+
+
+def test_a_number_that_counts_things_is_asked_how_many() -> None:
+    from phoneworld.tasks.synth_answers import _how_much
+
+    assert _how_much("glasses of water") == "How many glasses of water are there?"
+    assert _how_much("steps") == "How many steps are there?"
+    assert _how_much("streak") == "What is the streak?"
+    assert _how_much("quantity") == "What is the quantity?"
+    assert _how_much("status") == "What is the status?"
