@@ -9,6 +9,7 @@ bottom bar, read as a list of items, stays without tasks: they were the lists' d
 
 from __future__ import annotations
 
+from phoneworld.ir.app import Lit, Widget
 from phoneworld.ir.trace import Observation, ViewNode
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.synthesis import synthesize
@@ -38,10 +39,8 @@ def test_a_switch_is_named_by_the_one_text_inside_it() -> None:
     assert nm.widget_label(nm_widget(box), nm_widget(row)) == "Vibrate"  # beside it, as before
 
 
-def nm_widget(n: ViewNode):
+def nm_widget(n: ViewNode) -> Widget:
     """A view as the app spec's widget (literal texts), for the naming helpers."""
-    from phoneworld.ir.app import Lit, Widget
-
     return Widget(wid=n.cls.rsplit(".", 1)[-1].lower(), cls=n.cls, bounds=n.bounds,
                   text=Lit(value=n.text), checked=Lit(value=n.checked), checkable=n.checkable,
                   children=tuple(nm_widget(c) for c in n.children))
