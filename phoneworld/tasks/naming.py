@@ -183,6 +183,7 @@ def widget_label(w: Widget, parent: Widget | None) -> str:
     return ""
 
 
+_WORDS = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")  # words of letters only: "Mobile Number"
 SMALL_CONTAINER = 4  # children of a parent that holds a field and its label (and a clear button)
 
 
@@ -205,7 +206,9 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
                 ) -> str:
     """How an instruction names a text field: its resource id or description when they say
     something, a short label beside it in a small container or just before that container
-    (`label_above`), what it shows at the start (`shows`:
+    (`label_above`; not the screen's title where the field shows words of letters only at the
+    start: that is the page's heading, and the words its hint, "Mobile Number"; an example value,
+    "abc@xyz.com", leaves the label), what it shows at the start (`shows`:
     its placeholder, "Search"), a label elsewhere among its siblings, else "the text field" of the
     screen's title. (In a page whose views are all one parent's children, as AutoDroid records
     them, a sibling label is as often the page's title as the field's.)"""
@@ -219,10 +222,12 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
     near = near if near and near != literal(w) else ""
     if near and parent is not None and len(parent.children) <= SMALL_CONTAINER:
         return f"the {near} field"
+    shows = " ".join(shows.split())
     above = label_above(app, sid, parent) if not near else ""
+    if above and above == screen_title(app, sid) and label_like(shows) and _WORDS.fullmatch(shows):
+        above = ""  # the page's heading above a form (a sign-in's "Log In / Sign Up"): its hint
     if above:
         return f"the {above} field"
-    shows = " ".join(shows.split())
     if label_like(shows) and len(shows) <= 40:
         return f"the text field showing {quoted(shows)}"
     if near:

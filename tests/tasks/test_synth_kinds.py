@@ -368,3 +368,32 @@ def test_a_bulk_clear_and_a_bulk_untick_are_tasks_their_verifiers_hold_to_the_ru
         assert {r["done"] for r in start} == {True, False}
         wrong = {**c.end, "notes": []}  # all deleted: fails either rule
         assert not c.verifier(wrong, c.instance.params if c.instance else {}).passed
+
+
+def test_a_pages_heading_above_a_form_is_not_its_fields_label() -> None:
+    """A sign-in page without ids: its heading "Log In / Sign Up" stands just before the phone
+    field's container, as a label row would. The field shows "Mobile Number" (its hint) at the
+    start: that names it, and asks for a phone number. An example value ("abc@xyz.com") names
+    nothing, and the label before the container stays (the EMAIL field of a page headed by it)."""
+    group = "android.view.ViewGroup"
+    phone = view(EDIT, b(40, 300, 1040, 400))
+
+    def page(heading: str, typed: str) -> Observation:
+        return screen(view(group, b(0, 100, W, 1000),
+                           view(group, b(40, 200, 1040, 280), view(TEXT, b(40, 200, 600, 280),
+                                                                 text=heading)),
+                           view(group, b(40, 300, 1040, 400),
+                                phone.model_copy(update={"text": typed}),
+                                view(group, b(900, 300, 1040, 400), clickable=True))))
+
+    def fills(heading: str, hint: str) -> dict[str, object]:
+        app = compile_app(traces(episode("e0", page(heading, hint), tap(phone),
+                                         page(heading, hint), type_("5550100"),
+                                         page(heading, "5550100")))).spec
+        return {t.instruction: t for t in _kept(app).values() if t.kind() == "fill"}
+
+    (said, task), = fills("Log In / Sign Up", "Mobile Number").items()
+    assert said == 'Type "{text}" into the text field showing "Mobile Number"'
+    assert all(c.lstrip("+").replace(" ", "").replace("-", "").isdigit()
+               for p in task.params.values() for c in p.choices)
+    assert list(fills("EMAIL", "abc@xyz.com")) == ['Type "{text}" into the EMAIL field']
