@@ -17,7 +17,8 @@ from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import StateModel
 from phoneworld.ir.screens import Abstraction
 from phoneworld.ir.trace import (
-    Action, Back, Click, Device, Episode, Observation, Step, TraceSet, TypeText, ViewNode,
+    Action, Back, Click, Device, Episode, Handoff, Observation, Step, TraceSet, TypeText,
+    ViewNode,
 )
 from phoneworld.lower import lower
 from phoneworld.state import infer_state, prepare
@@ -126,6 +127,15 @@ def episode(ep_id: str, *steps: Observation | Action, app: str = PKG) -> Episode
         out.append(Step(index=i, observation=obs, action=action, source=source))  # type: ignore[arg-type]
     return Episode(id=ep_id, app=app, device=DEVICE, steps=tuple(out),
                    source=SourceRef(file=f"{ep_id}/trace.json", episode=ep_id))
+
+
+def follows(ep: Episode, before: str, moved: bool = False, back_from: str | None = None
+            ) -> Episode:
+    """`ep` as the session after episode `before` of the same recording: the app moved to its
+    first screen by itself (`moved`), or it returned from app `back_from`, or (neither) it went on
+    after a gap in the recording."""
+    handoff = Handoff(origin_episode=ep.id, part=1, previous_app=back_from) if back_from else None
+    return ep.model_copy(update={"follows": before, "moved_by_itself": moved, "handoff": handoff})
 
 
 def traces(*episodes: Episode) -> TraceSet:

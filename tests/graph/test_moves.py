@@ -7,11 +7,11 @@ The recording shows such a screen as the end of one episode and the next episode
 from __future__ import annotations
 
 from phoneworld.ir.graph import Move
-from phoneworld.ir.trace import Back, Episode, Observation, Wait
+from phoneworld.ir.trace import Back, Observation, Wait
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks.build import build_tasks
 from tests.compiler_support import (
-    BUTTON, TEXT, W, b, back, compile_app, episode, screen, tap, traces, view,
+    BUTTON, TEXT, W, b, back, compile_app, episode, follows, screen, tap, traces, view,
 )
 
 LOGO = view(TEXT, b(300, 800, 780, 1000), text="Tiny")
@@ -36,14 +36,12 @@ def about() -> Observation:
     return screen(view(TEXT, b(0, 0, W, 150), text="About"), activity=".AboutActivity")
 
 
-def after(ep: Episode, before: str, moved: bool = True) -> Episode:
-    return ep.model_copy(update={"follows": before, "moved_by_itself": moved})
-
 
 def test_a_splash_the_app_left_by_itself_goes_on_at_wait() -> None:
     compiled = compile_app(traces(
         episode("e0", splash()),
-        after(episode("e1", home(), tap(SETTINGS), settings(), tap(ABOUT), about()), "e0"),
+        follows(episode("e1", home(), tap(SETTINGS), settings(), tap(ABOUT), about()), "e0",
+                moved=True),
     ))
     spec, start = compiled.spec, compiled.spec.start_screen
     assert compiled.graph.moves == (Move(screen=start, target="s01_main", count=1,
@@ -61,8 +59,8 @@ def test_a_splash_the_app_left_by_itself_goes_on_at_wait() -> None:
 def test_tasks_reach_past_a_splash_through_wait() -> None:
     compiled = compile_app(traces(
         episode("e0", splash()),
-        after(episode("e1", home(), tap(SETTINGS), settings(), tap(ABOUT), about(), back(),
-                      settings()), "e0"),
+        follows(episode("e1", home(), tap(SETTINGS), settings(), tap(ABOUT), about(), back(),
+                        settings()), "e0", moved=True),
     ))
     built = build_tasks(compiled.spec)
     kept = [c for c in built.checks if c.kept and c.task.kind() == "navigate"]
@@ -75,7 +73,7 @@ def test_a_screen_left_by_a_recorded_action_gets_no_move() -> None:
     compiled = compile_app(traces(
         episode("e0", splash(), tap(LOGO), home()),
         episode("e1", splash()),
-        after(episode("e2", settings()), "e1"),
+        follows(episode("e2", settings()), "e1", moved=True),
     ))
     assert compiled.graph.moves == ()
 
@@ -83,9 +81,9 @@ def test_a_screen_left_by_a_recorded_action_gets_no_move() -> None:
 def test_a_screen_that_went_on_to_different_screens_gets_no_move() -> None:
     compiled = compile_app(traces(
         episode("e0", splash()),
-        after(episode("e1", home()), "e0"),
+        follows(episode("e1", home()), "e0", moved=True),
         episode("e2", splash()),
-        after(episode("e3", settings()), "e2"),
+        follows(episode("e3", settings()), "e2", moved=True),
     ))
     assert compiled.graph.moves == ()
 
@@ -93,7 +91,7 @@ def test_a_screen_that_went_on_to_different_screens_gets_no_move() -> None:
 def test_a_gap_in_the_recording_is_no_move() -> None:
     """A lost state file or an unmappable event between two episodes: something was done there."""
     compiled = compile_app(traces(
-        episode("e0", splash()), after(episode("e1", home()), "e0", moved=False),
+        episode("e0", splash()), follows(episode("e1", home()), "e0"),
     ))
     assert compiled.graph.moves == ()
     assert not [t for t in compiled.spec.transitions if t.action == "wait"]
@@ -106,7 +104,8 @@ def test_a_random_agent_waits_or_goes_back_where_nothing_can_be_tapped() -> None
     from phoneworld.runtime.env import PhoneEnv
 
     compiled = compile_app(traces(
-        episode("e0", splash()), after(episode("e1", home(), tap(SETTINGS), settings()), "e0"),
+        episode("e0", splash()),
+        follows(episode("e1", home(), tap(SETTINGS), settings()), "e0", moved=True),
     ))
     env = PhoneEnv(compiled.spec)
     env.reset(seed=0)

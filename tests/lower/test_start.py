@@ -8,10 +8,12 @@ home. Started on the captcha, the mock reaches nothing else and every task is sh
 
 from __future__ import annotations
 
-from phoneworld.ir.trace import Episode, Handoff
+from phoneworld.ir.trace import Episode
 from phoneworld.pipeline import moved_start
 from phoneworld.tasks.build import build_tasks
-from tests.compiler_support import BUTTON, TEXT, W, b, compile_app, episode, screen, tap, traces, view
+from tests.compiler_support import (
+    BUTTON, TEXT, W, b, compile_app, episode, follows, screen, tap, traces, view,
+)
 
 ROBOT = view(BUTTON, b(100, 400, 980, 520), id="robot", text="I'm not a robot", clickable=True)
 SETTINGS = view(BUTTON, b(40, 1700, 520, 1850), id="settings", text="Settings", clickable=True)
@@ -35,11 +37,6 @@ def about():
     return screen(view(TEXT, b(0, 0, W, 150), text="About"), activity=".AboutActivity")
 
 
-def after(ep: Episode, before: str, moved: bool = False, back_from: str | None = None) -> Episode:
-    handoff = Handoff(origin_episode=ep.id, part=1, previous_app=back_from) if back_from else None
-    return ep.model_copy(update={"follows": before, "moved_by_itself": moved, "handoff": handoff})
-
-
 def session() -> Episode:
     return episode("e1", home(), tap(SETTINGS), settings(), tap(ABOUT), about())
 
@@ -51,7 +48,7 @@ def screen_of(compiled, activity: str) -> str:
 
 def test_a_session_after_a_gap_that_reaches_more_starts_the_app() -> None:
     compiled = compile_app(traces(episode("e0", captcha(), tap(ROBOT), captcha()),
-                                  after(session(), "e0")))
+                                  follows(session(), "e0")))
     spec = compiled.spec
     assert spec.start_screen == screen_of(compiled, ".MainActivity")
     assert set(spec.distances()) == {screen_of(compiled, a) for a in
@@ -66,7 +63,7 @@ def test_a_session_after_a_gap_that_reaches_more_starts_the_app() -> None:
 def test_the_first_screen_stays_the_start_when_it_reaches_as_much() -> None:
     compiled = compile_app(traces(
         episode("e0", home(), tap(SETTINGS), settings()),
-        after(episode("e1", settings(), tap(ABOUT), about()), "e0"),
+        follows(episode("e1", settings(), tap(ABOUT), about()), "e0"),
     ))
     assert compiled.spec.start_screen == screen_of(compiled, ".MainActivity")
     assert moved_start(compiled.spec, compiled.graph) == ()
@@ -75,5 +72,5 @@ def test_the_first_screen_stays_the_start_when_it_reaches_as_much() -> None:
 def test_a_return_from_another_app_or_a_screen_the_app_moved_to_never_starts_it() -> None:
     for kind in ({"back_from": "com.android.chrome"}, {"moved": True}):
         compiled = compile_app(traces(episode("e0", captcha(), tap(ROBOT), captcha()),
-                                      after(session(), "e0", **kind)))
+                                      follows(session(), "e0", **kind)))
         assert compiled.spec.start_screen == screen_of(compiled, ".CaptchaActivity"), kind
