@@ -19,6 +19,10 @@
   the "Dark theme" switch is the same variable on every screen that shows it, and a lone widget
   of such an id joins the row it sits in. Where the rows have no label, or two share one, they
   are told apart by their place in reading order (the first is the id's variable elsewhere).
+- A checkable widget that takes no taps inside a checkable one, showing its checked flag in every
+  reading, is a picture of that flag, not a flag of its own (a Compose switch inside its
+  toggleable row, a chip's label inside the chip): it reads its ancestor's variable, so a tap on
+  either turns both and a task never asks for one without the other.
 - A list container is a collection; its item template's varying texts and checked flags are fields.
 - A variable or field is a number when every text it showed, on every screen bound to it, is a
   number in one layout ("{} / 50"); a later reading outside that layout (held-out "0.7 / 50")
@@ -157,9 +161,10 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
             for screen in abstraction.screens}
     for wid_key, place in _unnamed_fields(abstraction, texts).items():
         rows[wid_key[0]][wid_key[1]] = place
+    mirrors = _mirrored_flags(abstraction)
     for screen in abstraction.screens:
         _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values,
-                     field_values, rows[screen.id])
+                     field_values, rows[screen.id], mirrors)
     _bind_shared(schema, names, abstraction, rows)
     for var, values in var_values.items():
         fmt = _number_fmt(values)
@@ -199,8 +204,8 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                  item_texts: dict[tuple[str, str, str], set[str]],
                  var_values: dict[str, set[str]],
                  field_values: dict[tuple[str, str], set[str]],
-                 rows: dict[str, _Row]) -> None:
-    stack = [root]
+                 rows: dict[str, _Row], mirrors: dict[tuple[str, str], str]) -> None:
+    stack = [root]  # an ancestor is bound before what it holds
     while stack:
         node = stack.pop()
         stack.extend(node.children)
@@ -220,11 +225,38 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
             else:
                 schema.variables[var].typed = True
                 var_values[var] |= {"not a number"}
-        if node.checkable:
+        if node.checkable and (screen, node.wid) in mirrors:
+            schema.flag_vars[(screen, node.wid)] = \
+                schema.flag_vars[(screen, mirrors[(screen, node.wid)])]
+        elif node.checkable:
             key = _key("flag", screen, node, rows)
             var = names.take(f"{node.wid}_on" if node.wid in names.taken else node.wid, key)
             schema.variables.setdefault(var, VarInfo(var, "flag", description=_describe(node)))
             schema.flag_vars[(screen, node.wid)] = var
+
+
+def _mirrored_flags(abstraction: Abstraction) -> dict[tuple[str, str], str]:
+    """(screen, wid) of each checkable widget that takes no taps, outside lists, inside a
+    checkable one whose checked flag it showed in every reading: the wid of that ancestor (the
+    nearest checkable one)."""
+    pairs: dict[tuple[str, str], str] = {}
+    for screen in abstraction.screens:
+        stack: list[tuple[TemplateNode, TemplateNode | None]] = [(screen.root, None)]
+        while stack:
+            node, outer = stack.pop()
+            if node.item is not None:
+                continue
+            if node.checkable and outer is not None and not node.clickable:
+                pairs[(screen.id, node.wid)] = outer.wid
+            inner = node if node.checkable else outer
+            stack.extend((child, inner) for child in node.children)
+    for episode in abstraction.readings:
+        for r in episode:
+            for wid, flag in r.checked.items():
+                outer = pairs.get((r.screen, wid))
+                if outer is not None and r.checked.get(outer) != flag:
+                    del pairs[(r.screen, wid)]
+    return pairs
 
 
 # a widget's row among those of its resource id: a place, or the row's label; for an editable

@@ -344,6 +344,22 @@ def _path(root: Widget, w: Widget) -> list[Widget]:
     return []
 
 
+def row_label(app: AppSpec, sid: str, w: Widget) -> str:
+    """The title of the row that takes a widget's taps: a switch that takes none, inside a
+    clickable row, is named by the row's first short text (a settings row: "Timeline emails"
+    above its summary, the switch at the end); "" where no clickable row holds it, or the row
+    shows no such text."""
+    screen = next((s for s in app.screens if s.id == sid), None)
+    if w.clickable or screen is None:
+        return ""
+    row = next((a for a in reversed(_path(screen.root, w)[:-1]) if a.clickable), None)
+    if row is None:
+        return ""
+    titles = [t for d in descendants(row) if not (d.clickable or d.checkable)
+              and (t := title_line(d))]
+    return titles[0] if titles and label_like(titles[0]) else ""
+
+
 def ordinal(n: int) -> str:
     """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
