@@ -18,7 +18,8 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
   "up" (the direction the viewport moves), so the name is kept as is.
 - key BACK/HOME/MENU/ENTER → back/home/menu/enter; intent `am start [-n] pkg/act` →
   open_app(pkg), `am force-stop pkg` and kill_app → close_app; swipe → drag.
-- set_text → type(text). DroidBot taps the field before setting its text, and our `type` acts on
+- set_text → type(text), or type of the text in double quotes where the field shows it so (some
+  DroidBot setups pass their shell command's quotes on: PW128, once per folder). DroidBot taps the field before setting its text, and our `type` acts on
   the focused field, so when the target was not focused a click on it is inserted first; the
   step between them shows the start screen with that field focused (PW137, once per folder).
 - Screenshots `states/screen_<tag>.jpg` are kept as paths; when their size differs from the view
@@ -37,7 +38,9 @@ from typing import Any
 from phoneworld.ingest import codes
 from phoneworld.ingest.context import IngestContext
 from phoneworld.ingest.draft import DraftEpisode, DraftStep
-from phoneworld.ingest.droidbot_events import EventTallies, Mapped, map_event, restarts_app
+from phoneworld.ingest.droidbot_events import (
+    EventTallies, Mapped, map_event, quoted_text, restarts_app,
+)
 from phoneworld.ingest.droidbot_views import (
     DroidState,
     StateFiles,
@@ -50,7 +53,7 @@ from phoneworld.ingest.droidbot_views import (
 from phoneworld.ingest.images import image_size
 from phoneworld.ingest.split import split_run
 from phoneworld.ir.base import SourceRef
-from phoneworld.ir.trace import Device, Episode, Observation
+from phoneworld.ir.trace import Device, Episode, Observation, TypeText
 
 logger = logging.getLogger(__name__)
 
@@ -184,6 +187,11 @@ class _Chain:
     def append(self, ev: DroidEvent, mapped: Mapped) -> None:
         assert self.current is not None
         file = self.ctx.rel(ev.path)
+        typed = quoted_text(ev.event, self.states[ev.stop].views)
+        if typed is not None and isinstance(mapped.actions[-1], TypeText):
+            self.tallies.quoted.add(f"set_text {ev.event['text']!r} shows as {typed!r}",
+                                    self._where(ev))
+            mapped = Mapped([*mapped.actions[:-1], TypeText(text=typed)], mapped.target)
         last = self.current.steps[-1]
         last.action, last.file = mapped.actions[0], file
         if len(mapped.actions) == 2:  # click inserted before a set_text on an unfocused field

@@ -29,6 +29,7 @@ from phoneworld.ir.trace import (
     Scroll,
     TypeText,
 )
+from phoneworld.runtime.frame import MASKS
 
 KEYS: dict[str, type[Back] | type[Home] | type[Menu] | type[Enter]] = {
     "BACK": Back, "HOME": Home, "MENU": Menu, "ENTER": Enter,
@@ -44,16 +45,18 @@ class EventTallies:
     degenerate: Tally
     clipped: Tally
     unfocused: Tally
+    quoted: Tally
 
     @classmethod
     def create(cls, scope: str) -> EventTallies:
         return cls(Tally(codes.DEGENERATE_TARGET, scope), Tally(codes.POINT_CLIPPED, scope),
-                   Tally(codes.FIELD_NOT_FOCUSED, scope))
+                   Tally(codes.FIELD_NOT_FOCUSED, scope), Tally(codes.TEXT_QUOTED, scope))
 
     def flush(self, ctx: IngestContext) -> None:
         self.degenerate.flush(ctx, "clicked at the centre of its raw bounds, clipped to the screen")
         self.clipped.flush(ctx, "moved to the nearest on-screen pixel")
         self.unfocused.flush(ctx, "a click on the field was inserted before the type action")
+        self.quoted.flush(ctx, "the type action types it with the quotes")
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,25 @@ def _swipe(event: dict[str, Any], device: Device) -> Action | None:
             return None
     (x1, y1), (x2, y2) = ends
     return Drag(x1=x1, y1=y1, x2=x2, y2=y2)
+
+
+def quoted_text(event: dict[str, Any], after: list[dict[str, Any]]) -> str | None:
+    """The text a set_text event typed as the app received it, where that is the event's text
+    in double quotes: some DroidBot setups pass the shell command's quotes on, and the field
+    then shows `"HelloWorld"` for "HelloWorld" (a password field, two more bullets). `after` is
+    the stop state's views; the field is the editable view at the event's view's place. None
+    where the field shows anything else."""
+    text, view = event.get("text"), event.get("view")
+    if not isinstance(text, str) or not isinstance(view, dict):
+        return None
+    bounds = view_bounds(view)
+    shown = [v.get("text") for v in after
+             if v.get("editable") and bounds is not None and view_bounds(v) == bounds]
+    quoted = f'"{text}"'
+    if len(shown) != 1 or not isinstance(shown[0], str):
+        return None
+    masked = view.get("is_password") and len(shown[0]) == len(quoted) and set(shown[0]) <= MASKS
+    return quoted if shown[0] == quoted or masked else None
 
 
 def _set_text(event: dict[str, Any], device: Device, tallies: EventTallies,

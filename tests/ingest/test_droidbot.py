@@ -37,10 +37,12 @@ class Bot:
         (folder / "events").mkdir()
         self.clock = 0
 
-    def state(self, name: str, package: str = APP, field_focused: bool = False) -> str:
+    def state(self, name: str, package: str = APP, field_focused: bool = False,
+              field_text: str | None = None, password: bool = False) -> str:
         tag = f"2020-01-01_{len(list((self.folder / 'states').iterdir())):06d}"
         views = [view(0, -1, [1, 2], [[0, 0], [1080, 1920]], package=package),
-                 view(1, 0, [], [[40, 250], [1040, 400]], package=package,
+                 view(1, 0, [], [[40, 250], [1040, 400]], package=package, editable=True,
+                      text=field_text, is_password=password,
                       **{"class": "android.widget.EditText", "focused": field_focused}),
                  view(2, 0, [], [[1438, 493], [1080, 532]], package=package, visible=False)]
         data = {"tag": tag, "state_str": name, "foreground_activity": f"{package}/.Main",
@@ -130,6 +132,28 @@ def test_set_text_on_unfocused_field_inserts_a_click(tmp_path: Path) -> None:
     assert not steps[0].observation.root.children[0].focused
     assert steps[1].observation.root.children[0].focused
     assert run.codes().count("PW137") == 1
+
+
+@pytest.mark.parametrize("password", [False, True])
+def test_text_the_field_shows_in_quotes_is_typed_with_them(tmp_path: Path, password: bool) -> None:
+    """blobit and paypenny were recorded where DroidBot's shell command passed its quotes on:
+    set_text "HelloWorld" left the field showing "\"HelloWorld\"" (a password field, 12 bullets
+    for 10 letters), so the app got the quotes; a field that shows the text as typed keeps it."""
+    bot = Bot(tmp_path / "run")
+    shows = "\u2022" * 12 if password else '"HelloWorld"'
+    a = bot.state("A", field_focused=True, password=password)
+    b = bot.state("B", field_focused=True, field_text=shows, password=password)
+    c = bot.state("C", field_focused=True, field_text="Hi", password=password)
+    field = view(1, 0, [], [[40, 250], [1040, 400]], focused=True, editable=True,
+                 is_password=password)
+    bot.event({"event_type": "set_text", "text": "HelloWorld", "view": field}, a, b)
+    bot.event({"event_type": "set_text", "text": "HelloWorld", "view": field}, b, b)
+    bot.event({"event_type": "set_text", "text": "Hi", "view": field}, b, c)
+    run = run_ingest(tmp_path / "run")
+    typed = [s.action.text for s in run.traces.episodes[0].steps if s.action is not None
+             and s.action.type == "type"]
+    assert typed == ['"HelloWorld"', '"HelloWorld"', "Hi"]
+    assert run.codes().count("PW128") == 1
 
 
 def test_breaks_missing_states_and_unsupported_events(tmp_path: Path) -> None:
