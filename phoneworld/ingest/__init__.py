@@ -32,7 +32,7 @@ from phoneworld.errors import UsageError
 from phoneworld.ingest import codes
 from phoneworld.ingest.autodroid import read_autodroid
 from phoneworld.ingest.context import IngestContext, did_you_mean
-from phoneworld.ingest.detect import FORMATS, find_sources
+from phoneworld.ingest.detect import FORMATS, find_sources, incomplete
 from phoneworld.ingest.droidbot import read_droidbot
 from phoneworld.ingest.llamatouch import read_llamatouch
 from phoneworld.ingest.native import read_native
@@ -75,6 +75,10 @@ def ingest(root: Path, fmt: str | None = None, diagnostics: Diagnostics | None =
             ctx.report(codes.AMBIGUOUS_FORMAT, f"the folder also looks like {', '.join(others)}; "
                        f"read as {found}", ctx.src(folder))
         episodes.extend(IMPORTERS[found](folder, ctx))
+    if fmt in (None, "droidbot"):
+        for folder, has, lacking in incomplete(ctx.root, sources):
+            ctx.report(codes.HALF_DROIDBOT, f"the folder has DroidBot's {has} but no {lacking}; "
+                       "it was not read", ctx.src(folder))
     if not sources:
         what = f"no {fmt} trace" if fmt else "no trace of a known format"
         ctx.report(codes.NO_EPISODES, f"{what} under {ctx.rel(ctx.root)}", ctx.src(ctx.root))

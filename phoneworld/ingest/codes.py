@@ -7,7 +7,7 @@ means the same thing and carries a default hint. Groups:
 - PW102-PW107  uiautomator XML (shared by every format that reads `uiautomator dump` files)
 - PW110-PW126  the native `phoneworld-trace/1` format (episode.json, steps, actions)
 - PW127        an imported point clipped to the screen (DroidBot)
-- PW128, PW130-PW139  DroidBot output folders
+- PW128-PW139  DroidBot output folders
 - PW140-PW142  episodes that cross apps (split per app)
 - PW150-PW156  AutoDroid `utg.yaml`
 - PW160-PW163  LlamaTouch traces
@@ -106,6 +106,9 @@ POINT_CLIPPED = _c("PW127", "warning", "an imported point was off the screen and
                    "none needed; the point was moved to the nearest on-screen pixel")
 
 # ----------------------------------------------------------------------------- DroidBot
+HALF_DROIDBOT = _c("PW129", "warning", "a folder holds part of a DroidBot output and was not read",
+                   "copy the whole output folder: DroidBot writes each screen to states/ and each "
+                   "event to events/, and both are needed (utg.js keeps neither in full)")
 TEXT_QUOTED = _c("PW128", "note", "the field shows typed text in the quotes of DroidBot's command",
                  "none needed; the type action types what the field shows, quotes included")
 EMPTY_FILE = _c("PW130", "warning", "an empty file was skipped",

@@ -6,6 +6,11 @@ LlamaTouch `eventStructs.txt`; plain uiautomator dumps (`*.xml` files whose root
 <hierarchy>). A folder recognised as an episode is not descended into, except a folder of plain
 dumps, whose subfolders may hold more traces. Hidden folders are skipped; the walk is sorted, so
 the result does not depend on the file system's order.
+
+A folder that is half a DroidBot output (`states/` without `events/`, or the other way round, or
+only DroidBot's `utg.js`) matches no format; `incomplete` names such folders, so the build says
+what to copy rather than skipping them unseen (utg.js keeps only the edges that changed the
+screen, not the order of the events, so it is no trace by itself).
 """
 
 from __future__ import annotations
@@ -61,3 +66,24 @@ def find_sources(root: Path, fmt: str | None = None) -> list[tuple[Path, str, li
         if hits[0] != "uiautomator":
             dirnames[:] = []
     return found
+
+
+def incomplete(root: Path, sources: list[tuple[Path, str, list[str]]]
+               ) -> list[tuple[Path, str, str]]:
+    """(folder, what it has, what it lacks) for each folder under `root`, outside the `sources`,
+    that holds part of a DroidBot output (module docstring)."""
+    read = {folder for folder, _, _ in sources}
+    out: list[tuple[Path, str, str]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        folder = Path(dirpath)
+        if folder in read:
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirs = set(dirnames)
+        has = [name for name in ("states", "events") if name in dirs]
+        if len(has) == 1:
+            out.append((folder, f"{has[0]}/", "events/" if has == ["states"] else "states/"))
+        elif not has and "utg.js" in filenames:
+            out.append((folder, "utg.js", "states/ and events/"))
+    return out

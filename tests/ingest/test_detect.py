@@ -75,3 +75,24 @@ def test_episodes_are_in_canonical_order(tmp_path: Path) -> None:
     episodes = run_ingest(tmp_path).traces.episodes
     assert [(e.app, e.id) for e in episodes] == [("com.a", "z/a.xml"), ("com.b", "a/a.xml"),
                                                  ("com.b", "a/b.xml")]
+
+
+def test_half_a_droidbot_output_is_named_not_skipped(tmp_path: Path) -> None:
+    """A DroidBot output copied without its events/ (or states/), or only its utg.js, matches no
+    format: the build says so for each such folder and what it lacks, beside the traces it does
+    read, instead of leaving it out unseen."""
+    make(tmp_path, {
+        "shots/states/state_1.json": "{}", "shots/utg.js": "var utg = {}",
+        "log/events/event_1.json": "{}", "graph/utg.js": "var utg = {}",
+        "whole/states/state_1.json": "{}", "whole/events/event_1.json": "{}",
+        "dumps/one.xml": simple_screen(),
+    })
+    run = run_ingest(tmp_path)
+    half = sorted(d.message for d in run.diagnostics.items if d.code == "PW129")
+    assert half == ["the folder has DroidBot's events/ but no states/; it was not read",
+                    "the folder has DroidBot's states/ but no events/; it was not read",
+                    "the folder has DroidBot's utg.js but no states/ and events/; it was not read"]
+    assert sorted(d.source.file.rsplit("/", 1)[-1] for d in run.diagnostics.items
+                  if d.code == "PW129") == ["graph", "log", "shots"]
+    make(tmp_path / "only", {"run/states/state_1.json": "{}"})
+    assert run_ingest(tmp_path / "only").codes() == ["PW129", "PW101"]
