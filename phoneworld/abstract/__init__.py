@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 
 from phoneworld.abstract.shape import ShapeIndex, anchor_key, learn_empty_slots
 from phoneworld.abstract.templates import build_template, read_observation
-from phoneworld.ir.base import SourceRef
+from phoneworld.ir.base import SourceRef, ids_shrunk
 from phoneworld.ir.screens import Abstraction, ScreenReading, ScreenTemplate
 from phoneworld.ir.trace import Observation, TraceSet
 
@@ -45,12 +45,13 @@ def abstract(traces: TraceSet) -> Abstraction:
             order.append(shape)
         groups[shape].append((e, i, obs))
 
+    ids_named = not ids_shrunk(n.resource_id for _, _, obs in observations for n in obs.root.walk())
     screens: list[ScreenTemplate] = []
     by_shape: dict[str, ScreenTemplate] = {}
     used_names: Counter[str] = Counter()
     for n, shape in enumerate(order):
         members = groups[shape]
-        template_root = build_template(index, [obs for _, _, obs in members])
+        template_root = build_template(index, [obs for _, _, obs in members], ids_named)
         first = members[0][2]
         name = _screen_name(first, used_names)
         sources = tuple(

@@ -25,9 +25,10 @@ class _Names:
 
     used: Counter[str] = field(default_factory=Counter)
     taken: set[str] = field(default_factory=set)
+    ids_named: bool = True  # the app's resource ids say what a view is (`base.ids_shrunk`)
 
     def take(self, node: ViewNode) -> str:
-        base = _base_name(node)
+        base = _base_name(node, self.ids_named)
         name = ""
         while not name or name in self.taken:
             self.used[base] += 1
@@ -36,8 +37,10 @@ class _Names:
         return name
 
 
-def _base_name(node: ViewNode) -> str:
-    if node.resource_id:
+def _base_name(node: ViewNode, ids_named: bool = True) -> str:
+    """The resource id's name, else the class and the description; a shrunk id ("re") is
+    passed over for the latter."""
+    if node.resource_id and ids_named:
         entry = node.resource_id.rsplit("/", 1)[-1]
         return _ident(entry) or "view"
     short = node.cls.rsplit(".", 1)[-1]
@@ -59,9 +62,11 @@ def _ident(text: str) -> str:
     return "_".join(p for p in "".join(out).split("_") if p)
 
 
-def build_template(index: ShapeIndex, observations: list[Observation]) -> TemplateNode:
-    """The template of a screen from its first observation (items from any observation)."""
-    names = _Names()
+def build_template(index: ShapeIndex, observations: list[Observation], ids_named: bool = True
+                   ) -> TemplateNode:
+    """The template of a screen from its first observation (items from any observation);
+    `ids_named`: whether widget ids may take the app's resource id names."""
+    names = _Names(ids_named=ids_named)
     return _build(index, observations[0].root, "", names, [o.root for o in observations])
 
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 
 from phoneworld.ir.app import AppSpec, Widget
+from phoneworld.ir.base import ids_shrunk
 
 NOISE = {
     "list", "items", "item", "view", "views", "recycler", "container", "layout", "rv", "lv", "grid",
@@ -204,15 +205,16 @@ def number_label(app: AppSpec, var: str) -> str | None:
 
 def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows: str = ""
                 ) -> str:
-    """How an instruction names a text field: its resource id or description when they say
-    something, a short label beside it in a small container or just before that container
-    (`label_above`; not the screen's title where the field shows words of letters only at the
-    start: that is the page's heading, and the words its hint, "Mobile Number"; an example value,
-    "abc@xyz.com", leaves the label), what it shows at the start (`shows`:
-    its placeholder, "Search"), a label elsewhere among its siblings, else "the text field" of the
-    screen's title. (In a page whose views are all one parent's children, as AutoDroid records
+    """How an instruction names a text field: its resource id (not one a shrinker gave,
+    `base.ids_shrunk`) or description when they say something, a short label beside it in a
+    small container or just before that container (`label_above`; not the screen's title where
+    the field shows words of letters only at the start: that is the page's heading, and the words
+    its hint, "Mobile Number"; an example value, "abc@xyz.com", leaves the label), what it shows
+    at the start (`shows`: its placeholder, "Search"), a label elsewhere among its siblings, else
+    "the text field" of the screen's title. (In a page whose views are all one parent's children, as AutoDroid records
     them, a sibling label is as often the page's title as the field's.)"""
-    named = meaningful(w.resource_id.split(":id/", 1)[-1]) if w.resource_id else None
+    named = meaningful(w.resource_id.split(":id/", 1)[-1]) \
+        if w.resource_id and not ids_shrunk(v.resource_id for _, v, _ in widgets(app)) else None
     desc = " ".join(w.content_desc.split())
     if named:
         return f"the {named} field"
