@@ -19,6 +19,7 @@ from phoneworld.ir.report import TasksSummary
 from phoneworld.tasks.codegen import render_index, render_verifier
 from phoneworld.tasks.dump import dump_task
 from phoneworld.tasks.oracle import OracleConfig
+from phoneworld.tasks.recorded import Goal
 from phoneworld.tasks.sanity import TaskCheck, check_tasks, summarize
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synthesis import SynthConfig, synthesize
@@ -69,12 +70,14 @@ def task_files(app: AppSpec, checks: list[TaskCheck]) -> dict[str, str]:
 
 
 def build_tasks(app: AppSpec, extra: list[TaskSpec] | None = None,
-                synth: SynthConfig | None = None, oracle: OracleConfig | None = None) -> TaskBuild:
-    """Synthesize and check the tasks of `app` (plus `extra` hand-written ones)."""
-    syn = synthesize(app, synth)
+                synth: SynthConfig | None = None, oracle: OracleConfig | None = None,
+                goals: tuple[Goal, ...] = ()) -> TaskBuild:
+    """Synthesize and check the tasks of `app` (plus `extra` hand-written ones; `goals`: what
+    recorded sessions with an instruction achieved, `recorded.recorded_goals`)."""
+    syn = synthesize(app, synth, goals=goals)
     checks = check_tasks(app, [t for t in syn.tasks if t.kind() != "pair"], oracle)
     kept = {c.task.id for c in checks if c.kept}
-    paired = synthesize(app, synth, pair_from=kept).tasks
+    paired = synthesize(app, synth, pair_from=kept, goals=goals).tasks
     checks += check_tasks(app, [t for t in paired if t.kind() == "pair"], oracle)
     summary = summarize(checks, syn.dropped)
     if extra:

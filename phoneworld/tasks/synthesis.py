@@ -1,5 +1,6 @@
 """`synthesize(app)`: every task synthesis proposes for an app, as task specs.
 
+Tasks the recording states come first (`recorded`: a session recorded for an instruction).
 Single drafts come from `synth` (state-changing; one whose change lies past a sign-in says what
 to type on the way, `synth_navigation.via_sign_in`), `synth_answers` (questions) and
 `synth_navigation` (screens to open, last, so that they never crowd the others out); pairs combine
@@ -21,6 +22,8 @@ from typing import Any
 from phoneworld.errors import UsageError
 from phoneworld.ir.app import AppSpec
 from phoneworld.tasks.drafts import Draft, app_facts, to_spec
+from phoneworld.tasks.recorded import Goal
+from phoneworld.tasks.recorded import drafts as recorded_drafts
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synth import state_changing
 from phoneworld.tasks.synth_answers import questions
@@ -142,10 +145,11 @@ def _task_id(d: Draft, used: set[str]) -> str:
 
 
 def synthesize(app: AppSpec, config: SynthConfig | None = None,
-               pair_from: set[str] | None = None) -> Synthesis:
+               pair_from: set[str] | None = None, goals: tuple[Goal, ...] = ()) -> Synthesis:
     """Task specs for `app` (not yet sanity-checked), and what was dropped, by reason. With
     `pair_from` (the ids of the single tasks the sanity check kept), pairs combine only those: a
-    pair with an unsolvable half is never proposed in place of one that works."""
+    pair with an unsolvable half is never proposed in place of one that works. `goals`: what
+    recorded sessions with an instruction achieved (`recorded.recorded_goals`), first."""
     config = config or SynthConfig()
     facts = app_facts(app)
     dropped: Counter[str] = Counter()
@@ -153,7 +157,8 @@ def synthesize(app: AppSpec, config: SynthConfig | None = None,
     by_kind: dict[str, list[Draft]] = {}
     given = given_texts(app, facts.typable)
     changing = [w for d in state_changing(facts) if (w := via_sign_in(facts, d, given))]
-    for d in [*changing, *questions(facts), *navigations(facts, config.nav_min_steps)]:
+    for d in [*recorded_drafts(facts, goals), *changing, *questions(facts),
+              *navigations(facts, config.nav_min_steps)]:
         keys = (d.signature(), d.instruction + repr(sorted(d.initial_state.items())))
         if any(k in seen for k in keys):  # same rule, or an instruction that reads the same
             dropped[DUPLICATE] += 1

@@ -8,6 +8,17 @@ from typing import Any
 
 APP = 'com.example.notes'
 TASKS = (
+    'recorded_add_a_note_called_water',
+    'recorded_create_a_new_note_that',
+    'recorded_mark_pay_rent_as_done',
+    'recorded_call_alice_isn_t_finished',
+    'recorded_rename_the_note_buy_milk',
+    'recorded_delete_the_note_water_plants',
+    'recorded_turn_on_dark_mode_then',
+    'recorded_start_a_note_ring_the',
+    'recorded_check_whether_dark_mode_is',
+    'recorded_delete_pay_rent_and_add',
+    'recorded_open_call_alice_and_start',
     'create_note',
     'create_note_done',
     'edit_note_title',

@@ -1,0 +1,215 @@
+"""Tasks the recording states (task synthesis): a session recorded for an instruction (a
+LlamaTouch trace's instruction.txt, a native episode's `instruction`) is a task of its own.
+
+The instruction is the one recorded; the goal is where the session ended, as the compiled app
+replays its actions from the app's start: the screen it ends on and what it changed. A flag or
+a number must end as the session left it; a text only where the instruction says it (what was
+typed into a search box the instruction does not name is not asked for). A list must end with
+as many records, and with each record the session added, changed or removed so: an added
+record by the texts the instruction says and its flags, a changed one by its name (its id
+field, as it was) and what changed, a removed one no longer there under its name; an existing
+record is named where the instruction names it, in any case ("Add eggs" names "Eggs"). A text the
+instruction says is a parameter with that one value, so the oracle and an agent type it as
+recorded. The task starts in the state the session began in (a session that goes on from the
+one before starts where that one left the app, as training replay tracked it). Only sessions
+that start on the app's start screen and that the app replays to the
+screen the recording ended on give a task (and whose instruction holds no brace, which a task
+template reads as a parameter). How a screen was entered and which record is
+selected are the app's bookkeeping, not part of the goal. Pins keep the rest of the app as it
+was (`drafts.pins`); the sanity check decides, as for every synthesized task, whether the goal
+is solvable and asks for everything the session did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from phoneworld.errors import EnvError
+from phoneworld.ir.app import AppSpec
+from phoneworld.ir.screens import Abstraction
+from phoneworld.ir.trace import TraceSet
+from phoneworld.runtime.sim import Simulator
+from phoneworld.tasks import naming as nm
+from phoneworld.tasks.drafts import AppFacts, Draft, Raw
+
+RECORDED = "recorded"
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What one recorded session achieved: its instruction, the screen it ended on, the values
+    of the variables it changed before and after (`before` / `after`, by variable), and the state
+    it began in."""
+
+    instruction: str
+    screen: str
+    before: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)
+    start: dict[str, Any] = field(default_factory=dict)  # the whole state the session began in
+
+
+def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
+                   starts: list[dict[str, Any] | None] | None = None) -> list[Goal]:
+    """The goal of every session of `traces` with an instruction that the app replays (see the
+    module docstring); `abstraction.readings` places each recorded screen, `starts` gives the
+    state each session began in as training replay tracked it (a session that goes on from
+    the one before starts where that one left the app; None: the app's initial state)."""
+    goals = []
+    for e, ep in enumerate(traces.episodes):
+        readings = abstraction.readings[e] if e < len(abstraction.readings) else []
+        if not ep.instruction or not ep.instruction.strip() or "{" in ep.instruction \
+                or "}" in ep.instruction or not readings or readings[0].screen != app.start_screen:
+            continue
+        sim = Simulator(app)
+        began = starts[e] if starts is not None and e < len(starts) else None
+        try:
+            sim.reset(began)
+        except EnvError:
+            continue
+        start = sim.state
+        try:
+            for step in ep.steps:
+                if step.action is not None:
+                    sim.step(step.action)
+        except EnvError:
+            continue
+        if sim.screen != readings[-1].screen:
+            continue
+        end = sim.state
+        changed = [v.name for v in app.state if v.kind != "selection"
+                   and not v.name.startswith("entered_") and end.get(v.name) != start.get(v.name)]
+        goals.append(Goal(" ".join(ep.instruction.split()), sim.screen,
+                          {n: start.get(n) for n in changed}, {n: end.get(n) for n in changed},
+                          start))
+    return goals
+
+
+def drafts(facts: AppFacts, goals: list[Goal] | tuple[Goal, ...]) -> Iterator[Draft]:
+    """A draft per goal (see the module docstring): the instruction as recorded, its first letter
+    capitalised, from the state the session began in (no seeded records)."""
+    initial = facts.app.initial_state
+    variables = {v.name for v in facts.app.state}
+    for g in goals:
+        start = {n: v for n, v in g.start.items() if n in variables
+                 and (n in facts.seeded or v != initial.get(n))}
+        text = g.instruction[:1].upper() + g.instruction[1:]
+        said = _Said(text)
+        clauses: list[Raw] = [{"screen": g.screen}]
+        deltas: dict[str, tuple[int, int]] = {}
+        touches: dict[str, tuple[Raw, ...] | None] = {}
+        edits: dict[str, tuple[str, ...]] = {}
+        targets = []
+        for name, value in g.after.items():
+            coll = facts.collections.get(name)
+            if coll is not None:
+                before = [r for r in g.before.get(name) or [] if isinstance(r, dict)]
+                after = [r for r in value or [] if isinstance(r, dict)]
+                named, wheres, fields = _records(said, name, coll.id_field, before, after)
+                clauses += [{"count": {"collection": name, "equals": len(after)}}, *named]
+                if fields:
+                    edits[name] = tuple(sorted(fields))
+                deltas[name] = (len(after) - len(before),) * 2
+                for flag in coll.flags:
+                    d = sum(bool(r.get(flag)) for r in after) - sum(
+                        bool(r.get(flag)) for r in before)
+                    deltas[f"{name}.{flag}"] = (d, d)
+                # a record no condition names (a text the instruction does not say): the list
+                # is pinned by its counts only
+                touches[name] = tuple(wheres) if wheres and all(
+                    any(isinstance(v, (dict, str)) for v in w.values()) for w in wheres) else None
+            elif isinstance(value, str):
+                if said.says(value):
+                    clauses.append({"equals": {"var": name, "value": said.param(value)}})
+                    targets.append(name)
+            else:
+                clauses.append({"equals": {"var": name, "value": value}})
+                targets.append(name)
+        yield Draft(RECORDED, nm.slug(text), said.template, clauses, said.params, deltas=deltas,
+                    initial_state=start, targets=tuple(targets), touches=touches, edits=edits)
+
+
+def _records(said: _Said, coll: str, id_field: str | None, before: list[Raw],
+             after: list[Raw]) -> tuple[list[Raw], list[Raw], set[str]]:
+    """The clauses naming the records a session added, changed or removed; the conditions that
+    name them (the records the rest of the list is pinned around); the fields changed in place."""
+    clauses: list[Raw] = []
+    named: list[Raw] = []
+    edited: set[str] = set()
+    if len(before) == len(after):
+        for old, new in zip(before, after):
+            if old == new:
+                continue
+            changed = {f: v for f, v in new.items() if v != old.get(f)}
+            edited |= set(changed)
+            where = said.where(changed)
+            was = said.name(id_field, old.get(id_field)) if id_field is not None else {}
+            if was:  # the record as it was named (pinned around), and as it ends
+                named.append(was)
+                if id_field in changed and where.get(id_field):
+                    named.append({id_field: where[id_field]})
+            if id_field is not None and id_field not in changed:
+                where = {**was, **where}
+            if where:
+                clauses.append({"exists": {"collection": coll, "where": where}})
+            if not was:
+                named.append(where)  # names no record as it was: the counts pin the list
+        return clauses, named, edited
+    left = list(before)
+    for new in after:
+        if new in left:
+            left.remove(new)
+            continue
+        where = said.where({f: v for f, v in new.items() if v not in ("", None, False)})
+        if where:
+            clauses.append({"exists": {"collection": coll, "where": where}})
+            named.append(where)
+    for old in left:
+        where = said.name(id_field, old.get(id_field)) if id_field is not None else {}
+        if where:
+            clauses.append({"not": {"exists": {"collection": coll, "where": where}}})
+            named.append(where)
+    return clauses, named, edited
+
+
+class _Said:
+    """The instruction as a template: each text a clause asks for that the instruction says
+    becomes a parameter with that one value; texts it does not say are left out."""
+
+    def __init__(self, text: str) -> None:
+        self.template = text
+        self.params: dict[str, Raw] = {}
+        self.names: dict[str, str] = {}
+
+    def says(self, value: str) -> bool:
+        return bool(value.strip()) and (value in self.names or value in self.template)
+
+    def param(self, value: str) -> Raw:
+        if value not in self.names:
+            name = f"text{len(self.names) + 1}"
+            self.names[value] = name
+            self.template = self.template.replace(value, "{" + name + "}", 1)
+            self.params[name] = {"type": "text", "from": "choice", "choices": [value]}
+        return {"param": self.names[value]}
+
+    def name(self, id_field: str, value: Any) -> Raw:
+        """The condition that a record's text field holds `value`, where the instruction says it:
+        as said (a parameter, which the oracle may type), or in another case ("Add eggs" for the
+        record "Eggs": a literal, which a list to pick from gives and typing what the
+        instruction says does not); {} where it does not say it."""
+        if not isinstance(value, str) or not value.strip():
+            return {}
+        if self.says(value):
+            return {id_field: self.param(value)}
+        found = re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", self.template.casefold())
+        return {id_field: value} if found else {}
+
+    def where(self, fields: Raw) -> Raw:
+        """The condition on a record's fields: texts as `name` reads them (left out where the
+        instruction does not say them), other values as they are."""
+        out: Raw = {}
+        for f, v in fields.items():
+            out.update(self.name(f, v) if isinstance(v, str) else {f: v})
+        return out

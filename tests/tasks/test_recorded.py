@@ -1,0 +1,90 @@
+"""A session recorded for an instruction is a task (LlamaTouch's instruction.txt, a native
+episode's `instruction`): the instruction as recorded, the goal where the session ended as the
+app replays it: its last screen and what it changed.
+
+Before: the instruction was read and dropped; trace_7 ("delete location history") had no task
+saying so."""
+
+from __future__ import annotations
+
+from phoneworld.ir.trace import Episode, Observation
+from phoneworld.tasks.build import build_tasks
+from phoneworld.tasks.recorded import recorded_goals
+from tests.compiler_support import (
+    BUTTON, CHECKBOX, TEXT, b, back, compile_app, episode, screen, tap, traces, view,
+)
+
+SETTINGS = view(BUTTON, b(40, 300, 1040, 450), id="settings", text="Settings", clickable=True)
+BOX = b(40, 300, 1040, 450)
+
+
+def home() -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Home"), SETTINGS)
+
+
+def settings(dark: bool) -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Settings"),
+                  view(CHECKBOX, BOX, id="dark", text="Dark mode", checkable=True,
+                       clickable=True, checked=dark), activity=".SettingsActivity")
+
+
+def recording(instruction: str | None, first: Observation | None = None) -> Episode:
+    ep = episode("e0", first or home(), tap(SETTINGS), settings(False), tap(view(CHECKBOX, BOX)),
+                 settings(True), back(), home())
+    return ep.model_copy(update={"instruction": instruction})
+
+
+def explore() -> Episode:
+    return episode("e1", home(), tap(SETTINGS), settings(False), tap(view(CHECKBOX, BOX)),
+                   settings(True), tap(view(CHECKBOX, BOX)), settings(False), back(), home())
+
+
+def test_a_recorded_instruction_is_a_task_solved_as_recorded() -> None:
+    compiled = compile_app(traces(recording("turn on dark mode"), explore()))
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
+    assert goal.instruction == "turn on dark mode"
+    assert goal.screen == compiled.spec.start_screen and goal.after == {"dark": True}
+    built = build_tasks(compiled.spec, goals=(goal,))
+    (check,) = [c for c in built.checks if "recorded" in c.task.tags]
+    assert check.task.instruction == "Turn on dark mode" and check.kept
+    assert check.oracle is not None and len(check.oracle.moves) == 3  # Settings, the box, back
+
+
+def test_only_sessions_with_an_instruction_from_the_start_screen_count() -> None:
+    compiled = compile_app(traces(recording(None), explore()))
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
+    midway = episode("e2", settings(False), tap(view(CHECKBOX, BOX)), settings(True))
+    compiled = compile_app(traces(explore(), midway.model_copy(update={"instruction": "x"})))
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
+
+
+def test_a_goal_walking_reaches_is_kept_only_as_what_it_asks() -> None:
+    """A session that changed nothing asks for its last screen only: the sanity check keeps it
+    as that (an instruction that says more than the recording shows is the recorder's)."""
+    look = episode("e2", home(), tap(SETTINGS), settings(False)).model_copy(
+        update={"instruction": "open the settings"})
+    compiled = compile_app(traces(look, explore()))
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
+    assert goal.after == {} and goal.screen != compiled.spec.start_screen
+    (check,) = [c for c in build_tasks(compiled.spec, goals=(goal,)).checks
+                if "recorded" in c.task.tags]
+    assert check.kept and check.task.instruction == "Open the settings"
+    assert check.task.rule.model_dump(exclude_none=True)["all_of"][0] == {"screen": goal.screen}
+
+
+def test_a_session_that_goes_on_starts_where_the_one_before_left_the_app() -> None:
+    """The second session switched Dark mode off, which the first had switched on: from the
+    app's initial state (off) its goal would be met before it starts; from the state the first
+    left (as training replay tracks it, `starts`) it asks for the switch back off."""
+    off = episode("e1", home(), tap(SETTINGS), settings(True), tap(view(CHECKBOX, BOX)),
+                  settings(False), back(), home())
+    compiled = compile_app(traces(recording("turn on dark mode"),
+                                  off.model_copy(update={"instruction": "Turn Dark Mode off"})))
+    goals = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
+                           starts=[None, {"dark": True}])
+    assert [(g.before, g.after) for g in goals] == [({"dark": False}, {"dark": True}),
+                                                    ({"dark": True}, {"dark": False})]
+    checks = [c for c in build_tasks(compiled.spec, goals=tuple(goals)).checks
+              if "recorded" in c.task.tags]
+    assert [(c.task.instruction, c.task.initial_state.get("dark"), c.kept) for c in checks] == [
+        ("Turn on dark mode", None, True), ("Turn Dark Mode off", True, True)]
