@@ -19,9 +19,10 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
 - key BACK/HOME/MENU/ENTER → back/home/menu/enter; intent `am start [-n] pkg/act` →
   open_app(pkg), `am force-stop pkg` and kill_app → close_app; swipe → drag.
 - set_text → type(text), or type of the text in double quotes where the field shows it so (some
-  DroidBot setups pass their shell command's quotes on: PW128, once per folder). DroidBot taps the field before setting its text, and our `type` acts on
-  the focused field, so when the target was not focused a click on it is inserted first; the
-  step between them shows the start screen with that field focused (PW137, once per folder).
+  DroidBot setups pass their shell command's quotes on: PW128, once per folder). DroidBot taps
+  the field before setting its text, and our `type` acts on the focused field, so when the
+  target was not focused a click on it is inserted first; the step between them shows the start
+  screen with that field focused (PW137, once per folder).
 - Screenshots `states/screen_<tag>.jpg` are kept as paths; when their size differs from the view
   bounds' frame (the shared Habitica set was halved), PW135 says by which factor to rescale.
 Episodes are then split per app package (`split.py`); each is linked to the episode of its app

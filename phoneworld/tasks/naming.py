@@ -211,8 +211,9 @@ def field_label(app: AppSpec, sid: str, w: Widget, parent: Widget | None, shows:
     the field shows words of letters only at the start: that is the page's heading, and the words
     its hint, "Mobile Number"; an example value, "abc@xyz.com", leaves the label), what it shows
     at the start (`shows`: its placeholder, "Search"), a label elsewhere among its siblings, else
-    "the text field" of the screen's title. (In a page whose views are all one parent's children, as AutoDroid records
-    them, a sibling label is as often the page's title as the field's.)"""
+    "the text field" of the screen's title. (In a page whose views are all one parent's
+    children, as AutoDroid records them, a sibling label is as often the page's title as the
+    field's.)"""
     named = meaningful(w.resource_id.split(":id/", 1)[-1]) \
         if w.resource_id and not ids_shrunk(v.resource_id for _, v, _ in widgets(app)) else None
     desc = " ".join(w.content_desc.split())
