@@ -222,7 +222,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
                      config)
     with _stage("tasks"):
         task_build = _tasks(spec, config, train, abstraction,
-                            [t[0].state if t else None for t in train_replay.tracked])
+                            [t[0].state if t else None for t in train_replay.tracked], held)
     if task_build is not None:
         report = report.model_copy(update={"tasks": task_build.summary})
     inputs = ReportInputs(spec, report, config.traces, train, held, abstraction, transitions,
@@ -245,7 +245,7 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
 
 
 def _tasks(spec: AppSpec, config: BuildConfig, train: TraceSet, abstraction: Abstraction,
-           starts: list[dict[str, Any] | None]) -> TaskBuild | None:
+           starts: list[dict[str, Any] | None], held: TraceSet) -> TaskBuild | None:
     """Synthesized tasks, their sanity check and their files (`phoneworld.tasks.build`); the
     training sessions recorded for an instruction are tasks too (`tasks.recorded`), each from
     the state training replay tracked at its start (`starts`, by training episode)."""
@@ -254,7 +254,7 @@ def _tasks(spec: AppSpec, config: BuildConfig, train: TraceSet, abstraction: Abs
     from phoneworld.tasks.build import build_tasks
     from phoneworld.tasks.recorded import recorded_goals
 
-    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, abstraction, starts)))
+    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, abstraction, starts, held)))
 
 
 def moved_start(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:

@@ -2,22 +2,24 @@
 LlamaTouch trace's instruction.txt, a native episode's `instruction`) is a task of its own.
 
 The instruction is the one recorded; the goal is where the session ended, as the compiled app
-replays its actions from the app's start: the screen it ends on and what it changed. A flag or
-a number must end as the session left it; a text only where the instruction says it (what was
-typed into a search box the instruction does not name is not asked for). A list must end with
-as many records, and with each record the session added, changed or removed so: an added
-record by the texts the instruction says and its flags, a changed one by its name (its id
-field, as it was) and what changed, a removed one no longer there under its name; an existing
-record is named where the instruction names it, in any case ("Add eggs" names "Eggs"). A text the
-instruction says is a parameter with that one value, so the oracle and an agent type it as
-recorded. The task starts in the state the session began in (a session that goes on from the
-one before starts where that one left the app, as training replay tracked it). Only sessions
-that start on the app's start screen and that the app replays to the
-screen the recording ended on give a task (and whose instruction holds no brace, which a task
-template reads as a parameter). How a screen was entered and which record is
-selected are the app's bookkeeping, not part of the goal. Pins keep the rest of the app as it
-was (`drafts.pins`); the sanity check decides, as for every synthesized task, whether the goal
-is solvable and asks for everything the session did.
+replays its actions: the screen it ends on and what it changed. A flag or a number must end as
+the session left it; a text only where the instruction says it (what was typed into a search
+box the instruction does not name is not asked for). A list must end with as many records, and
+with each record the session added, changed or removed so: an added record by the texts the
+instruction says and its flags, a changed one by its name (its id field, as it was) and what
+changed, a removed one no longer there under its name; an existing record is named where the
+instruction names it, in any case ("Add eggs" names "Eggs"). A text the instruction says is a
+parameter with that one value, so the oracle and an agent type it as recorded. The task starts
+in the state the session began in (a session that goes on from the one before starts where that
+one left the app, as training replay tracked it).
+
+Only whole sessions give a task: one that starts on the app's start screen, that the app
+replays to the screen the recording ended on, and that is not a part of a recording cut in two
+(its tail held out for the fidelity figures, or the rest after another app); and whose
+instruction holds no brace, which a task template reads as a parameter. How a screen was
+entered and which record is selected are the app's bookkeeping, not part of the goal. Pins keep
+the rest of the app as it was (`drafts.pins`); the sanity check decides, as for every
+synthesized task, whether the goal is solvable and asks for everything the session did.
 """
 
 from __future__ import annotations
@@ -52,16 +54,20 @@ class Goal:
 
 
 def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
-                   starts: list[dict[str, Any] | None] | None = None) -> list[Goal]:
+                   starts: list[dict[str, Any] | None] | None = None,
+                   others: TraceSet | None = None) -> list[Goal]:
     """The goal of every session of `traces` with an instruction that the app replays (see the
     module docstring); `abstraction.readings` places each recorded screen, `starts` gives the
     state each session began in as training replay tracked it (a session that goes on from
-    the one before starts where that one left the app; None: the app's initial state)."""
+    the one before starts where that one left the app; None: the app's initial state).
+    `others` (the held-out sessions) tell which sessions were cut."""
     goals = []
+    cut = _cut(traces, others)
     for e, ep in enumerate(traces.episodes):
         readings = abstraction.readings[e] if e < len(abstraction.readings) else []
         if not ep.instruction or not ep.instruction.strip() or "{" in ep.instruction \
-                or "}" in ep.instruction or not readings or readings[0].screen != app.start_screen:
+                or "}" in ep.instruction or ep.id in cut or not readings \
+                or readings[0].screen != app.start_screen:
             continue
         sim = Simulator(app)
         began = starts[e] if starts is not None and e < len(starts) else None
@@ -85,6 +91,19 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
                           {n: start.get(n) for n in changed}, {n: end.get(n) for n in changed},
                           start))
     return goals
+
+
+def _cut(traces: TraceSet, others: TraceSet | None) -> set[str]:
+    """The sessions that are part of a recording for their instruction, not all of it: one a
+    later part goes on from (a held-out tail, the rest after another app or a gap), and one that
+    goes on from an earlier part; both carry the recording's instruction."""
+    episodes = [*traces.episodes, *(others.episodes if others is not None else ())]
+    said = {ep.id: ep.instruction for ep in episodes}
+    out = set()
+    for ep in episodes:
+        if ep.follows is not None and ep.instruction and said.get(ep.follows) == ep.instruction:
+            out |= {ep.id, ep.follows}
+    return out
 
 
 def drafts(facts: AppFacts, goals: list[Goal] | tuple[Goal, ...]) -> Iterator[Draft]:

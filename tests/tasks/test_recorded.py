@@ -88,3 +88,17 @@ def test_a_session_that_goes_on_starts_where_the_one_before_left_the_app() -> No
               if "recorded" in c.task.tags]
     assert [(c.task.instruction, c.task.initial_state.get("dark"), c.kept) for c in checks] == [
         ("Turn on dark mode", None, True), ("Turn Dark Mode off", True, True)]
+
+
+def test_a_session_cut_in_two_gives_no_task() -> None:
+    """The held-out split keeps a session's tail for the fidelity figures ("... and add a note":
+    the head ends in the editor, before Save): the head is no whole session, and asks for
+    nothing (without the tail it would give one)."""
+    head = episode("e0", home(), tap(SETTINGS), settings(False), tap(view(CHECKBOX, BOX)),
+                   settings(True)).model_copy(update={"instruction": "turn on dark mode"})
+    tail = episode("e0#heldout", settings(True), back(), home()).model_copy(
+        update={"instruction": "turn on dark mode", "follows": "e0"})
+    compiled = compile_app(traces(head, explore()))
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
+                          others=traces(tail)) == []
+    assert len(recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)) == 1
