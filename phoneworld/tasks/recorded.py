@@ -194,17 +194,17 @@ class _Said:
             self.params[name] = {"type": "text", "from": "choice", "choices": [value]}
         return {"param": self.names[value]}
 
-    def name(self, id_field: str, value: Any) -> Raw:
-        """The condition that a record's text field holds `value`, where the instruction says it:
-        as said (a parameter, which the oracle may type), or in another case ("Add eggs" for the
-        record "Eggs": a literal, which a list to pick from gives and typing what the
-        instruction says does not); {} where it does not say it."""
+    def name(self, key: str, value: Any) -> Raw:
+        """The condition that a record's text field `key` holds `value`, where the instruction
+        says it: as said (a parameter, which the oracle may type), or in another case ("Add
+        eggs" for the record "Eggs": a literal, which a list to pick from gives and typing what
+        the instruction says does not); {} where it does not say it."""
         if not isinstance(value, str) or not value.strip():
             return {}
         if self.says(value):
-            return {id_field: self.param(value)}
+            return {key: self.param(value)}
         found = re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", self.template.casefold())
-        return {id_field: value} if found else {}
+        return {key: value} if found else {}
 
     def where(self, fields: Raw) -> Raw:
         """The condition on a record's fields: texts as `name` reads them (left out where the
