@@ -303,10 +303,6 @@ class FreeRun:
     mock_screens: list[str]
     final_content_match: float  # Jaccard of the last screen's content
     content_match: float  # the mean Jaccard of every step's screen content
-    # the app state the replay started from and ended in (what the episode changed, as the mock
-    # replays it: `tasks.recorded`)
-    start_state: dict[str, Any] = field(default_factory=dict)
-    end_state: dict[str, Any] = field(default_factory=dict)
 
     @property
     def screens_match(self) -> bool:
@@ -336,7 +332,7 @@ def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: Tr
             under = [s for s in below(tracked[e][0].stack, first) if s in spec_screens]
             sim.set_position(first if first in spec_screens else spec.start_screen, state,
                              stack=under)
-        mock, shown, began = [], [], sim.state
+        mock, shown = [], []
         for i, s in enumerate(ep.steps):
             if i and ep.steps[i - 1].action is not None:
                 try:
@@ -347,7 +343,7 @@ def free_run(spec: AppSpec, schema: Schema, abstraction: Abstraction, traces: Tr
             shown.append(jaccard(content_keys(sim.view()), content_keys(s.observation.root)))
         recorded = [r.screen for r in view.readings[e]]
         out.append(FreeRun(ep.id, recorded, mock, round(shown[-1], 4),
-                           round(sum(shown) / len(shown), 4), began, sim.state))
+                           round(sum(shown) / len(shown), 4)))
     return out
 
 

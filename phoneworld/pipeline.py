@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from phoneworld.abstract import abstract
 from phoneworld import outdir
@@ -36,6 +36,7 @@ from phoneworld.ir.base import SourceRef
 from phoneworld.ir.diagnostics import Diagnostics
 from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.report import BuildReport, FidelityReport, StateVarSummary
+from phoneworld.ir.screens import Abstraction
 from phoneworld.ir.trace import TraceSet
 from phoneworld.lower import lower
 from phoneworld.report import ReportInputs, render_report
@@ -205,9 +206,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
             spec, schema, abstraction, held, shown=recorded_contents(abstraction, train, last=True),
             after=train_replay.ends,
         ) if held.episodes else None
-        runs = free_run(spec, schema, abstraction, train, built_on=True,
-                        tracked=train_replay.tracked)
-        free = free_running(runs)
+        free = free_running(free_run(spec, schema, abstraction, train, built_on=True,
+                                     tracked=train_replay.tracked))
     fidelity = FidelityReport(
         train=train_replay.summary(),
         heldout=held_replay.summary() if held_replay is not None else None,
@@ -221,7 +221,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
                      model.dropped + moved_start(spec, transitions) + out_of_reach(spec, transitions),
                      config)
     with _stage("tasks"):
-        task_build = _tasks(spec, config, train, runs, held)
+        task_build = _tasks(spec, config, train, abstraction,
+                            [t[0].state if t else None for t in train_replay.tracked], held)
     if task_build is not None:
         report = report.model_copy(update={"tasks": task_build.summary})
     inputs = ReportInputs(spec, report, config.traces, train, held, abstraction, transitions,
@@ -243,17 +244,17 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
                     inputs=inputs)
 
 
-def _tasks(spec: AppSpec, config: BuildConfig, train: TraceSet, runs: list[FreeRun],
-           held: TraceSet) -> TaskBuild | None:
+def _tasks(spec: AppSpec, config: BuildConfig, train: TraceSet, abstraction: Abstraction,
+           starts: list[dict[str, Any] | None], held: TraceSet) -> TaskBuild | None:
     """Synthesized tasks, their sanity check and their files (`phoneworld.tasks.build`); the
-    training sessions recorded for an instruction are tasks too (`tasks.recorded`), their goals
-    where their free-running replays (`runs`) end."""
+    training sessions recorded for an instruction are tasks too (`tasks.recorded`), each from
+    the state training replay tracked at its start (`starts`, by training episode)."""
     if not config.tasks:
         return None
     from phoneworld.tasks.build import build_tasks
     from phoneworld.tasks.recorded import recorded_goals
 
-    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, runs, held)))
+    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, abstraction, starts, held)))
 
 
 def moved_start(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:

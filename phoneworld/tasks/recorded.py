@@ -29,9 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from phoneworld.fidelity import FreeRun
+from phoneworld.errors import EnvError
 from phoneworld.ir.app import AppSpec
+from phoneworld.ir.screens import Abstraction
 from phoneworld.ir.trace import TraceSet
+from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
 
@@ -51,24 +53,41 @@ class Goal:
     start: dict[str, Any] = field(default_factory=dict)  # the whole state the session began in
 
 
-def recorded_goals(app: AppSpec, traces: TraceSet, runs: list[FreeRun],
+def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
+                   starts: list[dict[str, Any] | None] | None = None,
                    others: TraceSet | None = None) -> list[Goal]:
     """The goal of every session of `traces` with an instruction that the app replays (see the
-    module docstring): `runs` are their free-running replays (`fidelity.free_run`, each from
-    the state training replay tracked at its start); `others` (the held-out sessions) tell
-    which sessions were cut."""
+    module docstring); `abstraction.readings` places each recorded screen, `starts` gives the
+    state each session began in as training replay tracked it (a session that goes on from
+    the one before starts where that one left the app; None: the app's initial state).
+    `others` (the held-out sessions) tell which sessions were cut."""
     goals = []
     cut = _cut(traces, others)
-    for ep, run in zip(traces.episodes, runs):
+    for e, ep in enumerate(traces.episodes):
+        readings = abstraction.readings[e] if e < len(abstraction.readings) else []
         if not ep.instruction or not ep.instruction.strip() or "{" in ep.instruction \
-                or "}" in ep.instruction or ep.id in cut \
-                or run.recorded_screens[0] != app.start_screen \
-                or run.mock_screens[-1] != run.recorded_screens[-1]:
+                or "}" in ep.instruction or ep.id in cut or not readings \
+                or readings[0].screen != app.start_screen:
             continue
-        start, end = run.start_state, run.end_state
-        changed = [v.name for v in app.state
-                   if v.kind != "selection" and end.get(v.name) != start.get(v.name)]
-        goals.append(Goal(" ".join(ep.instruction.split()), run.mock_screens[-1],
+        sim = Simulator(app)
+        began = starts[e] if starts is not None and e < len(starts) else None
+        try:
+            sim.reset(began)
+        except EnvError:
+            continue
+        start = sim.state
+        try:
+            for step in ep.steps:
+                if step.action is not None:
+                    sim.step(step.action)
+        except EnvError:
+            continue
+        if sim.screen != readings[-1].screen:
+            continue
+        end = sim.state
+        changed = [v.name for v in app.state if v.kind != "selection"
+                   and not v.name.startswith("entered_") and end.get(v.name) != start.get(v.name)]
+        goals.append(Goal(" ".join(ep.instruction.split()), sim.screen,
                           {n: start.get(n) for n in changed}, {n: end.get(n) for n in changed},
                           start))
     return goals

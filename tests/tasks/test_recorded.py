@@ -7,24 +7,15 @@ saying so."""
 
 from __future__ import annotations
 
-from phoneworld.fidelity import free_run
-from phoneworld.ir.trace import Episode, Observation, TraceSet
+from phoneworld.ir.trace import Episode, Observation
 from phoneworld.tasks.build import build_tasks
-from phoneworld.tasks.recorded import Goal, recorded_goals
+from phoneworld.tasks.recorded import recorded_goals
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, TEXT, Compiled, b, back, compile_app, episode, follows, screen, tap,
-    traces, view,
+    BUTTON, CHECKBOX, TEXT, b, back, compile_app, episode, screen, tap, traces, view,
 )
 
 SETTINGS = view(BUTTON, b(40, 300, 1040, 450), id="settings", text="Settings", clickable=True)
 BOX = b(40, 300, 1040, 450)
-
-
-def goals_of(compiled: Compiled, others: TraceSet | None = None) -> list[Goal]:
-    """The recorded goals of a compiled app, from the free-running replay the build makes."""
-    runs = free_run(compiled.spec, compiled.schema, compiled.abstraction, compiled.traces,
-                    built_on=True)
-    return recorded_goals(compiled.spec, compiled.traces, runs, others)
 
 
 def home() -> Observation:
@@ -50,7 +41,7 @@ def explore() -> Episode:
 
 def test_a_recorded_instruction_is_a_task_solved_as_recorded() -> None:
     compiled = compile_app(traces(recording("turn on dark mode"), explore()))
-    (goal,) = goals_of(compiled)
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
     assert goal.instruction == "turn on dark mode"
     assert goal.screen == compiled.spec.start_screen and goal.after == {"dark": True}
     built = build_tasks(compiled.spec, goals=(goal,))
@@ -61,10 +52,10 @@ def test_a_recorded_instruction_is_a_task_solved_as_recorded() -> None:
 
 def test_only_sessions_with_an_instruction_from_the_start_screen_count() -> None:
     compiled = compile_app(traces(recording(None), explore()))
-    assert goals_of(compiled) == []
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
     midway = episode("e2", settings(False), tap(view(CHECKBOX, BOX)), settings(True))
     compiled = compile_app(traces(explore(), midway.model_copy(update={"instruction": "x"})))
-    assert goals_of(compiled) == []
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
 
 
 def test_a_goal_walking_reaches_is_kept_only_as_what_it_asks() -> None:
@@ -73,7 +64,7 @@ def test_a_goal_walking_reaches_is_kept_only_as_what_it_asks() -> None:
     look = episode("e2", home(), tap(SETTINGS), settings(False)).model_copy(
         update={"instruction": "open the settings"})
     compiled = compile_app(traces(look, explore()))
-    (goal,) = goals_of(compiled)
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
     assert goal.after == {} and goal.screen != compiled.spec.start_screen
     (check,) = [c for c in build_tasks(compiled.spec, goals=(goal,)).checks
                 if "recorded" in c.task.tags]
@@ -84,13 +75,13 @@ def test_a_goal_walking_reaches_is_kept_only_as_what_it_asks() -> None:
 def test_a_session_that_goes_on_starts_where_the_one_before_left_the_app() -> None:
     """The second session switched Dark mode off, which the first had switched on: from the
     app's initial state (off) its goal would be met before it starts; from the state the first
-    left (as training replay tracks it, and the free-running replay starts) it asks for the
-    switch back off."""
+    left (as training replay tracks it, `starts`) it asks for the switch back off."""
     off = episode("e1", home(), tap(SETTINGS), settings(True), tap(view(CHECKBOX, BOX)),
                   settings(False), back(), home())
-    compiled = compile_app(traces(recording("turn on dark mode"), follows(
-        off.model_copy(update={"instruction": "Turn Dark Mode off"}), "e0")))
-    goals = goals_of(compiled)
+    compiled = compile_app(traces(recording("turn on dark mode"),
+                                  off.model_copy(update={"instruction": "Turn Dark Mode off"})))
+    goals = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
+                           starts=[None, {"dark": True}])
     assert [(g.before, g.after) for g in goals] == [({"dark": False}, {"dark": True}),
                                                     ({"dark": True}, {"dark": False})]
     checks = [c for c in build_tasks(compiled.spec, goals=tuple(goals)).checks
@@ -108,5 +99,6 @@ def test_a_session_cut_in_two_gives_no_task() -> None:
     tail = episode("e0#heldout", settings(True), back(), home()).model_copy(
         update={"instruction": "turn on dark mode", "follows": "e0"})
     compiled = compile_app(traces(head, explore()))
-    assert goals_of(compiled, others=traces(tail)) == []
-    assert len(goals_of(compiled)) == 1
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
+                          others=traces(tail)) == []
+    assert len(recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)) == 1
