@@ -9,7 +9,10 @@ with each record the session added, changed or removed so: an added record by th
 instruction says and its flags, a changed one by its name (its id field, as it was) and what
 changed, a removed one no longer there under its name; an existing record is named where the
 instruction names it, in any case ("Add eggs" names "Eggs"). A text the instruction says is a
-parameter with that one value, so the oracle and an agent type it as recorded. The task starts
+parameter with the instruction's spelling as its one value, so the oracle types it as an agent
+reading the instruction would; a text the session typed counts as said in any case or spacing
+(LlamaTouch's instructions are often lower case), one the app filled in only as it is (the
+verifier compares texts in any case). The task starts
 in the state the session began in (a session that goes on from the one before starts where that
 one left the app, as training replay tracked it).
 
@@ -32,7 +35,7 @@ from typing import Any
 from phoneworld.errors import EnvError
 from phoneworld.ir.app import AppSpec
 from phoneworld.ir.screens import Abstraction
-from phoneworld.ir.trace import TraceSet
+from phoneworld.ir.trace import TraceSet, TypeText
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
@@ -51,6 +54,7 @@ class Goal:
     before: dict[str, Any] = field(default_factory=dict)
     after: dict[str, Any] = field(default_factory=dict)
     start: dict[str, Any] = field(default_factory=dict)  # the whole state the session began in
+    typed: tuple[str, ...] = ()  # the texts the session typed
 
 
 def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
@@ -87,9 +91,11 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
         end = sim.state
         changed = [v.name for v in app.state if v.kind != "selection"
                    and not v.name.startswith("entered_") and end.get(v.name) != start.get(v.name)]
+        typed = tuple(dict.fromkeys(s.action.text for s in ep.steps
+                                    if isinstance(s.action, TypeText)))
         goals.append(Goal(" ".join(ep.instruction.split()), sim.screen,
                           {n: start.get(n) for n in changed}, {n: end.get(n) for n in changed},
-                          start))
+                          start, typed))
     return goals
 
 
@@ -115,7 +121,7 @@ def drafts(facts: AppFacts, goals: list[Goal] | tuple[Goal, ...]) -> Iterator[Dr
         start = {n: v for n, v in g.start.items() if n in variables
                  and (n in facts.seeded or v != initial.get(n))}
         text = g.instruction[:1].upper() + g.instruction[1:]
-        said = _Said(text)
+        said = _Said(text, g.typed)
         clauses: list[Raw] = [{"screen": g.screen}]
         deltas: dict[str, tuple[int, int]] = {}
         touches: dict[str, tuple[Raw, ...] | None] = {}
@@ -140,8 +146,9 @@ def drafts(facts: AppFacts, goals: list[Goal] | tuple[Goal, ...]) -> Iterator[Dr
                 touches[name] = tuple(wheres) if wheres and all(
                     any(isinstance(v, (dict, str)) for v in w.values()) for w in wheres) else None
             elif isinstance(value, str):
-                if said.says(value):
-                    clauses.append({"equals": {"var": name, "value": said.param(value)}})
+                typed = said.param(value)
+                if typed is not None:
+                    clauses.append({"equals": {"var": name, "value": typed}})
                     targets.append(name)
             else:
                 clauses.append({"equals": {"var": name, "value": value}})
@@ -195,33 +202,56 @@ def _records(said: _Said, coll: str, id_field: str | None, before: list[Raw],
 
 class _Said:
     """The instruction as a template: each text a clause asks for that the instruction says
-    becomes a parameter with that one value; texts it does not say are left out."""
+    becomes a parameter with that one value; texts it does not say are left out. `typed`: the
+    texts the session typed, which the instruction may say in another case or spacing."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, typed: tuple[str, ...] = ()) -> None:
         self.template = text
         self.params: dict[str, Raw] = {}
         self.names: dict[str, str] = {}
+        self.typed = {_plain(t) for t in typed if t.strip()}
 
-    def says(self, value: str) -> bool:
-        return bool(value.strip()) and (value in self.names or value in self.template)
+    def spot(self, value: str) -> str | None:
+        """The words of the instruction that say `value`: as it is, or, for a text the session
+        typed, in another case or spacing as whole words (LlamaTouch's "search for hotels in
+        paris" where "Hotels in Paris" was typed; "eggs" is not said by "legs"); None where
+        it does not say it. A text the app filled in (a title an opened record shows) is said
+        only as it is."""
+        if not value.strip():
+            return None
+        if value in self.names or value in self.template:
+            return value
+        if _plain(value) not in self.typed:
+            return None
+        words = r"\s+".join(re.escape(w) for w in value.split())
+        found = re.search(rf"(?<!\w){words}(?!\w)", self.template, re.IGNORECASE)
+        return found.group(0) if found else None
 
-    def param(self, value: str) -> Raw:
+    def param(self, value: str) -> Raw | None:
+        """A parameter for `value` where the instruction says it (`spot`), with the
+        instruction's spelling as its one value, which the oracle types as an agent reading
+        the instruction would (the verifier compares texts in any case); None where it does
+        not say it."""
         if value not in self.names:
+            words = self.spot(value)
+            if words is None:
+                return None
             name = f"text{len(self.names) + 1}"
             self.names[value] = name
-            self.template = self.template.replace(value, "{" + name + "}", 1)
-            self.params[name] = {"type": "text", "from": "choice", "choices": [value]}
+            self.template = self.template.replace(words, "{" + name + "}", 1)
+            self.params[name] = {"type": "text", "from": "choice", "choices": [words]}
         return {"param": self.names[value]}
 
     def name(self, key: str, value: Any) -> Raw:
         """The condition that a record's text field `key` holds `value`, where the instruction
-        says it: as said (a parameter, which the oracle may type), or in another case ("Add
-        eggs" for the record "Eggs": a literal, which a list to pick from gives and typing what
-        the instruction says does not); {} where it does not say it."""
+        says it: as a parameter (`param`: which the oracle may type), or in another case where
+        the session did not type it ("Add eggs" for the existing record "Eggs": a literal,
+        which a list to pick from gives); {} where it does not say it."""
         if not isinstance(value, str) or not value.strip():
             return {}
-        if self.says(value):
-            return {key: self.param(value)}
+        said = self.param(value)
+        if said is not None:
+            return {key: said}
         found = re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", self.template.casefold())
         return {key: value} if found else {}
 
@@ -232,3 +262,8 @@ class _Said:
         for f, v in fields.items():
             out.update(self.name(f, v) if isinstance(v, str) else {f: v})
         return out
+
+
+def _plain(text: str) -> str:
+    """A text compared in any case and spacing."""
+    return " ".join(text.split()).casefold()

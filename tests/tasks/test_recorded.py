@@ -11,7 +11,8 @@ from phoneworld.ir.trace import Episode, Observation
 from phoneworld.tasks.build import build_tasks
 from phoneworld.tasks.recorded import recorded_goals
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, TEXT, b, back, compile_app, episode, screen, tap, traces, view,
+    BUTTON, CHECKBOX, EDIT, TEXT, b, back, compile_app, episode, screen, tap, traces, type_,
+    view,
 )
 
 SETTINGS = view(BUTTON, b(40, 300, 1040, 450), id="settings", text="Settings", clickable=True)
@@ -102,3 +103,43 @@ def test_a_session_cut_in_two_gives_no_task() -> None:
     assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
                           others=traces(tail)) == []
     assert len(recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)) == 1
+
+
+FIELD = b(40, 200, 800, 300)
+GO = view(BUTTON, b(820, 200, 1040, 300), id="go", text="Search", clickable=True)
+
+
+def search(typed: str = "", focused: bool = False) -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Home"),
+                  view(EDIT, FIELD, id="query", text=typed, clickable=True, focusable=True,
+                       focused=focused), GO, SETTINGS)
+
+
+def results() -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Results"),
+                  activity=".ResultsActivity")
+
+
+def test_a_text_the_instruction_says_in_another_case_is_asked_for_as_said() -> None:
+    """LlamaTouch's instructions are often lower case ("search for hotels in paris") where the
+    text was typed "Hotels in Paris": the goal asks for the text as the instruction says it
+    (the verifier compares texts in any case), so the oracle types what an agent reading the
+    instruction would. Before: the text counted as not said, and any search passed."""
+    ep = episode("e0", search(), tap(view(EDIT, FIELD)), search(focused=True),
+                 type_("Hotels  in Paris"), search("Hotels  in Paris", focused=True), tap(GO),
+                 results()).model_copy(update={"instruction": "search for hotels in paris"})
+    other = episode("e1", search(), tap(view(EDIT, FIELD)), search(focused=True),
+                    type_("museums"), search("museums", focused=True), tap(GO), results(),
+                    back(), search("museums"))
+    compiled = compile_app(traces(ep, other))
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
+    (check,) = [c for c in build_tasks(compiled.spec, goals=(goal,)).checks
+                if "recorded" in c.task.tags]
+    assert check.task.instruction == "Search for {text1}"
+    assert check.task.params["text1"].model_dump()["choices"] == ("hotels in paris",)
+    clauses = check.task.rule.model_dump(exclude_none=True)["all_of"]
+    assert list(clauses[:2]) == [{"screen": goal.screen},
+                                 {"equals": {"var": "query", "answer": False,
+                                             "value": {"param": "text1"}}}]
+    assert check.kept and check.oracle is not None
+    assert ("type", "hotels in paris") in [(m.kind, m.text) for m in check.oracle.moves]
