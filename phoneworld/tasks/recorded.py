@@ -39,6 +39,7 @@ from phoneworld.ir.trace import TraceSet, TypeText
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
+from phoneworld.tasks.synth_navigation import FUNCTION_WORDS
 
 RECORDED = "recorded"
 
@@ -171,7 +172,7 @@ def _records(said: _Said, coll: str, id_field: str | None, before: list[Raw],
             changed = {f: v for f, v in new.items() if v != old.get(f)}
             edited |= set(changed)
             where = said.where(changed)
-            was = said.name(id_field, old.get(id_field)) if id_field is not None else {}
+            was = said.record(id_field, old, before) if id_field is not None else {}
             if was:  # the record as it was named (pinned around), and as it ends
                 named.append(was)
                 if id_field in changed and where.get(id_field):
@@ -193,7 +194,7 @@ def _records(said: _Said, coll: str, id_field: str | None, before: list[Raw],
             clauses.append({"exists": {"collection": coll, "where": where}})
             named.append(where)
     for old in left:
-        where = said.name(id_field, old.get(id_field)) if id_field is not None else {}
+        where = said.record(id_field, old, before) if id_field is not None else {}
         if where:
             clauses.append({"not": {"exists": {"collection": coll, "where": where}}})
             named.append(where)
@@ -255,6 +256,20 @@ class _Said:
         found = re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", self.template.casefold())
         return {key: value} if found else {}
 
+    def record(self, key: str, record: Raw, records: list[Raw]) -> Raw:
+        """The condition naming an existing `record` of `records` by its field `key`: as `name`
+        reads it, or, where the instruction says only part of it, by a word of it that no other
+        record's `key` has ("Flights are urgent" for "Book flights to Lisbon": a literal)."""
+        value = record.get(key)
+        named = self.name(key, value)
+        if named or not isinstance(value, str):
+            return named
+        others = {w for r in records if r is not record and isinstance(r.get(key), str)
+                  for w in _words(r[key])}
+        said = set(_words(self.template))
+        return {key: value} if any(w in said and w not in others for w in _words(value)) \
+            else {}
+
     def where(self, fields: Raw) -> Raw:
         """The condition on a record's fields: texts as `name` reads them (left out where the
         instruction does not say them), other values as they are."""
@@ -262,6 +277,12 @@ class _Said:
         for f, v in fields.items():
             out.update(self.name(f, v) if isinstance(v, str) else {f: v})
         return out
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text that can tell a record (three letters or more, no function word)."""
+    return [w for w in re.findall(r"\w+", text.casefold())
+            if len(w) >= 3 and w not in FUNCTION_WORDS]
 
 
 def _plain(text: str) -> str:

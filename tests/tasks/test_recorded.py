@@ -11,8 +11,8 @@ from phoneworld.ir.trace import Episode, Observation
 from phoneworld.tasks.build import build_tasks
 from phoneworld.tasks.recorded import recorded_goals
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, EDIT, TEXT, b, back, compile_app, episode, screen, tap, traces, type_,
-    view,
+    BUTTON, CHECKBOX, EDIT, TEXT, b, back, compile_app, episode, on_row, row_list, screen, tap,
+    traces, type_, view,
 )
 
 SETTINGS = view(BUTTON, b(40, 300, 1040, 450), id="settings", text="Settings", clickable=True)
@@ -143,3 +143,31 @@ def test_a_text_the_instruction_says_in_another_case_is_asked_for_as_said() -> N
                                              "value": {"param": "text1"}}}]
     assert check.kept and check.oracle is not None
     assert ("type", "hotels in paris") in [(m.kind, m.text) for m in check.oracle.moves]
+
+
+TODO = ("Book flights to Lisbon", "Renew passport", "Water the garden")
+
+
+def todos(*done: bool) -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="heading", text="To do"),
+                  row_list(*TODO, checked=done))
+
+
+def test_an_instruction_naming_a_record_by_a_word_only_it_has_names_it() -> None:
+    """"Flights are done" says only part of "Book flights to Lisbon", the one record with the
+    word "flights": the goal names it, so ticking another record fails. Before: the record was
+    unnamed, the list pinned by its counts only, and ticking any record passed (rejected as
+    gameable)."""
+    ep = episode("e0", todos(False, False, False), on_row(0, 970),
+                 todos(True, False, False)).model_copy(update={"instruction": "Flights are done"})
+    other = episode("e1", todos(True, False, False), on_row(1, 970), todos(True, True, False),
+                    on_row(2, 970), todos(True, True, True), on_row(1, 970),
+                    todos(True, False, True), on_row(0, 970), todos(False, False, True),
+                    on_row(2, 970), todos(False, False, False))
+    compiled = compile_app(traces(ep, other))
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
+    (check,) = [c for c in build_tasks(compiled.spec, goals=(goal,)).checks
+                if "recorded" in c.task.tags]
+    rule = str(check.task.rule.model_dump(exclude_none=True))
+    assert "'title': 'Book flights to Lisbon', 'done': True" in rule
+    assert check.kept, check.reason
