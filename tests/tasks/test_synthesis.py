@@ -22,12 +22,11 @@ from tests.conftest import real_set
 def test_the_example_has_20_tasks_across_kinds_all_passing(example_build: BuildResult) -> None:
     t = example_build.apps[0].report.tasks
     assert t.kept >= 20
-    # the only rejections: verifiers a near miss passes ("add A and rename B to C": a renamed
+    # the only rejection: a verifier a near miss passes ("add A and rename B to C": a renamed
     # note and an added one differ only in the done flag the rule cannot tie to either; the
-    # recorded "Tick off ... the note about the keys", whose note the instruction names by
-    # what it is about, so the rule cannot tell it from the others)
+    # recorded "Tick off ... the note about the keys" is kept: "keys" is a word of one note)
     assert t.rejected == t.gameable == t.rejection_reasons.get("gameable: a near miss passes", 0)
-    assert t.gameable <= 2 and t.adversarial["rejected"] == t.adversarial["tried"] > 0
+    assert t.gameable <= 1 and t.adversarial["rejected"] == t.adversarial["tried"] > 0
     kinds = set(t.kinds)
     assert {"create", "edit", "toggle", "delete", "answer"} <= kinds
     assert t.kinds["answer"] >= 3 and t.kinds.get("pair", 0) >= 3

@@ -19,6 +19,7 @@ TASKS = (
     'recorded_check_whether_dark_mode_is',
     'recorded_delete_pay_rent_and_add',
     'recorded_open_call_alice_and_start',
+    'recorded_tick_off_buy_milk_and',
     'create_note',
     'create_note_done',
     'edit_note_title',
