@@ -81,8 +81,11 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
     items = [] if item_shape is None else [
         c for p in peers for c in visible_children(p) if index.shape(c, anchor) == item_shape]
     if items:
-        # rows with optional children: the template is the row that shows the most
-        first = max(items, key=_size) if anchor in index.rows else items[0]
+        # rows with optional children: the template is the row that shows the most, moved to
+        # the first row's place (the list draws its k-th row a pitch k times below the template)
+        first = items[0]
+        if anchor in index.rows:
+            first = _at_first_row(max(items, key=_size), index, anchor, item_shape, peers)
         item = _build(index, first, anchor, names, items)
         pitch, max_visible = _list_geometry(index, node, anchor, item_shape, peers)
     elif item_shape is None or any(visible_children(p) for p in peers):
@@ -112,6 +115,23 @@ def _build(index: ShapeIndex, node: ViewNode, parent: str, names: _Names,
         empty_replaces=replaces,
         pitch=pitch, max_visible=max_visible,
     )
+
+
+def _at_first_row(row: ViewNode, index: ShapeIndex, anchor: str, item_shape: str,
+                  peers: list[ViewNode]) -> ViewNode:
+    """`row` moved up or down to where the first row of its own list stood."""
+    for p in peers:
+        rows = [c for c in visible_children(p) if index.shape(c, anchor) == item_shape]
+        if any(r is row for r in rows):
+            return _shifted(row, rows[0].bounds.y1 - row.bounds.y1)
+    return row
+
+
+def _shifted(node: ViewNode, dy: int) -> ViewNode:
+    if dy == 0:
+        return node
+    return node.model_copy(update={"bounds": node.bounds.shifted(dy),
+                                   "children": tuple(_shifted(c, dy) for c in node.children)})
 
 
 def _inner_placeholder(item: TemplateNode, peers: list[ViewNode]) -> ViewNode | None:

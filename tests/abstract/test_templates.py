@@ -11,8 +11,8 @@ from phoneworld.ir.screens import ItemReading, TemplateNode
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
-    BUTTON, EDIT, LINEAR, RECYCLER, ROW_PITCH, TEXT, W, b, back, click, compile_app, episode,
-    row_list, screen, traces, view,
+    BUTTON, CHECKBOX, EDIT, LINEAR, RECYCLER, ROW_PITCH, TEXT, W, b, back, click, compile_app,
+    episode, row_list, screen, traces, view,
 )
 
 
@@ -164,3 +164,38 @@ def test_a_number_that_makes_another_widgets_name_skips_to_the_next() -> None:
     assert len(ids) == len(set(ids)), ids
     assert {"view_2", "view_2_2"} <= set(ids) or {"view_2", "view_3"} <= set(ids)
     Simulator(c.spec).reset()
+
+
+def badged(*rows: tuple[str, bool, bool]) -> Observation:
+    """To-do rows (title, done, a "High" badge under the title) from the top of the list."""
+    kids = []
+    for k, (title, done, high) in enumerate(rows):
+        y = 200 + k * ROW_PITCH
+        parts = [view(CHECKBOX, b(20, y + 40, 140, y + 160), id="done", checkable=True,
+                      clickable=True, checked=done),
+                 view(TEXT, b(160, y + 20, 700, y + 90), id="title", text=title)]
+        if high:
+            parts.append(view(TEXT, b(160, y + 100, 300, y + 160), id="badge", text="High"))
+        kids.append(view(LINEAR, b(0, y, W, y + ROW_PITCH), *parts, id="row"))
+    return screen(view(TEXT, b(0, 0, W, 150), id="header", text="Tasks"),
+                  view(RECYCLER, b(0, 200, W, 1600), *kids, id="items", scrollable=True))
+
+
+def test_a_row_template_taken_from_a_lower_row_is_drawn_from_the_top() -> None:
+    """The item template is the row that shows the most (here the second, with its badge); the
+    list draws row k a pitch k times below the template, so the template stands where the first
+    row stood. Before: every row was drawn one row low, and a tap on the second row's box ticked
+    the first record."""
+    rows = [("Pick up dry cleaning", False, False), ("Call the plumber", False, True),
+            ("Book flights", False, False)]
+    ticked = [(t, k == 1, h) for k, (t, _, h) in enumerate(rows)]
+    compiled = compile_app(traces(episode(
+        "e0", badged(*rows), click(80, 200 + ROW_PITCH + 100), badged(*ticked),
+        click(80, 200 + ROW_PITCH + 100), badged(*rows))))
+    items = next(n for n in compiled.abstraction.screens[0].root.walk() if n.wid == "items")
+    assert items.item is not None and items.item.bounds.y1 == 200
+    sim = Simulator(compiled.spec)
+    sim.reset()
+    sim.tap(80, 200 + ROW_PITCH + 100)
+    boxes = [n.checked for n in sim.view().walk() if n.checkable]
+    assert boxes == [False, True, False]
