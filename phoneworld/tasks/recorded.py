@@ -17,7 +17,9 @@ in the state the session began in (a session that goes on from the one before st
 one left the app, as training replay tracked it).
 
 Only whole sessions give a task: one that starts on the app's start screen, that the app
-replays to the screen the recording ended on, and that is not a part of a recording cut in two
+replays onto the screen the recording shows after every action (a replay that goes astray on
+the way and ends on the right screen has another goal than the session's), and that is not a
+part of a recording cut in two
 (its tail held out for the fidelity figures, or the rest after another app); and whose
 instruction holds no brace, which a task template reads as a parameter. How a screen was
 entered and which record is selected are the app's bookkeeping, not part of the goal. Pins keep
@@ -34,8 +36,8 @@ from typing import Any
 
 from phoneworld.errors import EnvError
 from phoneworld.ir.app import AppSpec
-from phoneworld.ir.screens import Abstraction
-from phoneworld.ir.trace import TraceSet, TypeText
+from phoneworld.ir.screens import Abstraction, ScreenReading
+from phoneworld.ir.trace import Episode, TraceSet, TypeText
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
@@ -81,13 +83,7 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
         except EnvError:
             continue
         start = sim.state
-        try:
-            for step in ep.steps:
-                if step.action is not None:
-                    sim.step(step.action)
-        except EnvError:
-            continue
-        if sim.screen != readings[-1].screen:
+        if not _replays(sim, ep, readings):
             continue
         end = sim.state
         changed = [v.name for v in app.state if v.kind != "selection"
@@ -98,6 +94,22 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
                           {n: start.get(n) for n in changed}, {n: end.get(n) for n in changed},
                           start, typed))
     return goals
+
+
+def _replays(sim: Simulator, episode: Episode, readings: list[ScreenReading]) -> bool:
+    """Whether the app, from where `sim` stands, replays the session's actions onto the screen
+    the recording shows after each of them (a replay that goes astray on the way, a popup's
+    Delete where the recording tapped Edit, can still end on the last screen)."""
+    shown = {r.step: r.screen for r in readings}
+    try:
+        for step in episode.steps:
+            if step.action is not None:
+                sim.step(step.action)
+                if shown.get(step.index + 1, sim.screen) != sim.screen:
+                    return False
+    except EnvError:
+        return False
+    return sim.screen == readings[-1].screen
 
 
 def _cut(traces: TraceSet, others: TraceSet | None) -> set[str]:

@@ -171,3 +171,18 @@ def test_an_instruction_naming_a_record_by_a_word_only_it_has_names_it() -> None
     rule = str(check.task.rule.model_dump(exclude_none=True))
     assert "'title': 'Book flights to Lisbon', 'done': True" in rule
     assert check.kept, check.reason
+
+
+def test_a_session_the_app_replays_astray_on_the_way_gives_no_task() -> None:
+    """The app learned that Settings opens the settings (two sessions against one); the session
+    recorded for the instruction saw a sign-in screen there instead, and went back home. Its
+    replay ends on the recorded last screen, but on the way it was elsewhere: its goal would be
+    another session's. Before: only the last screen was compared, and it gave a task."""
+    sign_in = screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Sign in"),
+                     activity=".SignInActivity")
+    odd = episode("e0", home(), tap(SETTINGS), sign_in, back(), home()).model_copy(
+        update={"instruction": "look at the sign-in screen"})
+    usual = [episode(f"e{k}", home(), tap(SETTINGS), settings(False), back(), home())
+             for k in (1, 2)]
+    compiled = compile_app(traces(odd, *usual))
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
