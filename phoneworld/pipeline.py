@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from phoneworld.abstract import abstract
 from phoneworld import outdir
@@ -43,6 +43,7 @@ from phoneworld.report import ReportInputs, render_report
 from phoneworld.state import infer_state, prepare
 
 if TYPE_CHECKING:
+    from phoneworld.state.track import Tracked
     from phoneworld.tasks.build import TaskBuild
 
 log = logging.getLogger(__name__)
@@ -221,8 +222,8 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
                      model.dropped + moved_start(spec, transitions) + out_of_reach(spec, transitions),
                      config)
     with _stage("tasks"):
-        task_build = _tasks(spec, config, train, abstraction,
-                            [t[0].state if t else None for t in train_replay.tracked], held)
+        task_build = _tasks(spec, config, train, abstraction, transitions, train_replay.tracked,
+                            held)
     if task_build is not None:
         report = report.model_copy(update={"tasks": task_build.summary})
     inputs = ReportInputs(spec, report, config.traces, train, held, abstraction, transitions,
@@ -245,16 +246,19 @@ def build_app(traces: TraceSet, config: BuildConfig, diagnostics: Diagnostics,
 
 
 def _tasks(spec: AppSpec, config: BuildConfig, train: TraceSet, abstraction: Abstraction,
-           starts: list[dict[str, Any] | None], held: TraceSet) -> TaskBuild | None:
+           transitions: TransitionGraph, tracked: list[list[Tracked]], held: TraceSet
+           ) -> TaskBuild | None:
     """Synthesized tasks, their sanity check and their files (`phoneworld.tasks.build`); the
-    training sessions recorded for an instruction are tasks too (`tasks.recorded`), each from
-    the state training replay tracked at its start (`starts`, by training episode)."""
+    training sessions recorded for an instruction are tasks too (`tasks.recorded`), each
+    replayed from the state training replay tracked at its start (`tracked`, by training
+    episode), tapping the widgets its steps hit (`transitions`)."""
     if not config.tasks:
         return None
     from phoneworld.tasks.build import build_tasks
     from phoneworld.tasks.recorded import recorded_goals
 
-    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, abstraction, starts, held)))
+    return build_tasks(spec, goals=tuple(recorded_goals(spec, train, abstraction, tracked, held,
+                                                        transitions.steps)))
 
 
 def moved_start(spec: AppSpec, graph: TransitionGraph) -> tuple[str, ...]:

@@ -36,9 +36,12 @@ from typing import Any
 
 from phoneworld.errors import EnvError
 from phoneworld.ir.app import AppSpec
+from phoneworld.fidelity import on_widget
+from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.screens import Abstraction, ScreenReading
 from phoneworld.ir.trace import Episode, TraceSet, TypeText
 from phoneworld.runtime.sim import Simulator
+from phoneworld.state.track import Tracked, Window, absolute_item
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
 from phoneworld.tasks.synth_navigation import FUNCTION_WORDS
@@ -61,29 +64,34 @@ class Goal:
 
 
 def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
-                   starts: list[dict[str, Any] | None] | None = None,
-                   others: TraceSet | None = None) -> list[Goal]:
+                   tracked: list[list[Tracked]] | None = None, others: TraceSet | None = None,
+                   steps: tuple[ObservedStep, ...] = ()) -> list[Goal]:
     """The goal of every session of `traces` with an instruction that the app replays (see the
-    module docstring); `abstraction.readings` places each recorded screen, `starts` gives the
-    state each session began in as training replay tracked it (a session that goes on from
-    the one before starts where that one left the app; None: the app's initial state).
+    module docstring); `abstraction.readings` places each recorded screen, `tracked` gives the
+    state and list windows before each step as training replay tracked them (a session that
+    goes on from the one before starts where that one left the app; None: from the app's
+    initial state). `steps` (the graph's, of `traces`) name the widget each tap hit, which
+    the replay taps where the app draws it (a popup anchored to the row that opened it).
     `others` (the held-out sessions) tell which sessions were cut."""
     goals = []
     cut = _cut(traces, others)
+    hit = {(s.episode, s.step): s for s in steps}
     for e, ep in enumerate(traces.episodes):
         readings = abstraction.readings[e] if e < len(abstraction.readings) else []
         if not ep.instruction or not ep.instruction.strip() or "{" in ep.instruction \
                 or "}" in ep.instruction or ep.id in cut or not readings \
                 or readings[0].screen != app.start_screen:
             continue
+        before = tracked[e] if tracked is not None and e < len(tracked) else []
         sim = Simulator(app)
-        began = starts[e] if starts is not None and e < len(starts) else None
         try:
-            sim.reset(began)
+            sim.reset(before[0].state if before else None)
         except EnvError:
             continue
         start = sim.state
-        if not _replays(sim, ep, readings):
+        aims = {i: (s, before[i].windows if i < len(before) else {})
+                for (k, i), s in hit.items() if k == e}
+        if not _replays(sim, ep, readings, aims):
             continue
         end = sim.state
         changed = [v.name for v in app.state if v.kind != "selection"
@@ -96,15 +104,22 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
     return goals
 
 
-def _replays(sim: Simulator, episode: Episode, readings: list[ScreenReading]) -> bool:
+def _replays(sim: Simulator, episode: Episode, readings: list[ScreenReading],
+             hit: dict[int, tuple[ObservedStep, dict[tuple[str, str], Window]]]) -> bool:
     """Whether the app, from where `sim` stands, replays the session's actions onto the screen
     the recording shows after each of them (a replay that goes astray on the way, a popup's
-    Delete where the recording tapped Edit, can still end on the last screen)."""
+    Delete where the recording tapped Edit, can still end on the last screen); a tap on a
+    widget the app draws elsewhere (`hit`: the step's widget and the list windows before it)
+    lands where the app draws it, as in the fidelity replay."""
     shown = {r.step: r.screen for r in readings}
     try:
         for step in episode.steps:
             if step.action is not None:
-                sim.step(step.action)
+                action = step.action
+                if step.index in hit:
+                    seen, windows = hit[step.index]
+                    action = on_widget(sim, action, seen, absolute_item(seen, windows))
+                sim.step(action)
                 if shown.get(step.index + 1, sim.screen) != sim.screen:
                     return False
     except EnvError:

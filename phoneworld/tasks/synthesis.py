@@ -6,7 +6,8 @@ to type on the way, `synth_navigation.via_sign_in`), `synth_answers` (questions)
 `synth_navigation` (screens to open, last, so that they never crowd the others out); pairs combine
 two state-changing drafts of different kinds ("Add a note titled "A" and turn on Dark mode"), with
 their parameters renamed apart, drawn distinct where they come from the same data, and their
-count pins added up. Duplicates are dropped, each kind is capped, and ids are made unique.
+count pins added up. Duplicates are dropped, each synthesized kind is capped (every recorded
+instruction is kept: it is what the user asked for), and ids are made unique.
 Which of these tasks are kept is the sanity check's decision (`phoneworld.tasks.sanity`); the
 build checks the single tasks first and pairs up only those it kept (`pair_from`).
 """
@@ -22,7 +23,7 @@ from typing import Any
 from phoneworld.errors import UsageError
 from phoneworld.ir.app import AppSpec
 from phoneworld.tasks.drafts import Draft, app_facts, to_spec
-from phoneworld.tasks.recorded import Goal
+from phoneworld.tasks.recorded import RECORDED, Goal
 from phoneworld.tasks.recorded import drafts as recorded_drafts
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synth import state_changing
@@ -38,7 +39,8 @@ CAPPED = "over the per-kind cap"
 class SynthConfig:
     """How many tasks synthesis proposes per app."""
 
-    max_per_kind: int = field(default=12, metadata={"help": "Tasks per kind at most."})
+    max_per_kind: int = field(default=12, metadata={
+        "help": "Synthesized tasks per kind at most (every recorded instruction is kept)."})
     max_pairs: int = field(default=8, metadata={"help": "Combined (two-effect) tasks at most."})
     nav_min_steps: int = field(default=1, metadata={
         "help": "Fewest transitions from the start screen to a screen a navigate task opens "
@@ -165,7 +167,7 @@ def synthesize(app: AppSpec, config: SynthConfig | None = None,
             continue
         seen.update(keys)
         group = by_kind.setdefault(d.kind, [])
-        if len(group) >= config.max_per_kind:
+        if len(group) >= config.max_per_kind and d.kind != RECORDED:
             dropped[CAPPED] += 1
             continue
         group.append(d)

@@ -8,11 +8,13 @@ saying so."""
 from __future__ import annotations
 
 from phoneworld.ir.trace import Episode, Observation
+from phoneworld.state.track import Tracked
 from phoneworld.tasks.build import build_tasks
-from phoneworld.tasks.recorded import recorded_goals
+from phoneworld.tasks.recorded import Goal, recorded_goals
+from phoneworld.tasks.synthesis import SynthConfig, synthesize
 from tests.compiler_support import (
-    BUTTON, CHECKBOX, EDIT, TEXT, b, back, compile_app, episode, on_row, row_list, screen, tap,
-    traces, type_, view,
+    BUTTON, CHECKBOX, EDIT, LINEAR, TEXT, b, back, compile_app, episode, on_row, row_list, screen,
+    tap, traces, type_, view,
 )
 
 SETTINGS = view(BUTTON, b(40, 300, 1040, 450), id="settings", text="Settings", clickable=True)
@@ -76,13 +78,13 @@ def test_a_goal_walking_reaches_is_kept_only_as_what_it_asks() -> None:
 def test_a_session_that_goes_on_starts_where_the_one_before_left_the_app() -> None:
     """The second session switched Dark mode off, which the first had switched on: from the
     app's initial state (off) its goal would be met before it starts; from the state the first
-    left (as training replay tracks it, `starts`) it asks for the switch back off."""
+    left (as training replay tracks it, `tracked`) it asks for the switch back off."""
     off = episode("e1", home(), tap(SETTINGS), settings(True), tap(view(CHECKBOX, BOX)),
                   settings(False), back(), home())
     compiled = compile_app(traces(recording("turn on dark mode"),
                                   off.model_copy(update={"instruction": "Turn Dark Mode off"})))
     goals = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction,
-                           starts=[None, {"dark": True}])
+                           tracked=[[], [Tracked(state={"dark": True}, stack=())]])
     assert [(g.before, g.after) for g in goals] == [({"dark": False}, {"dark": True}),
                                                     ({"dark": True}, {"dark": False})]
     checks = [c for c in build_tasks(compiled.spec, goals=tuple(goals)).checks
@@ -186,3 +188,57 @@ def test_a_session_the_app_replays_astray_on_the_way_gives_no_task() -> None:
              for k in (1, 2)]
     compiled = compile_app(traces(odd, *usual))
     assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
+
+
+def test_every_recorded_instruction_is_proposed_past_the_per_kind_cap() -> None:
+    """The per-kind cap keeps synthesized kinds varied; a recorded instruction is what the user
+    asked for (a dataset may hold dozens for one app), so none is dropped by it. Before: past
+    `max_per_kind` recorded sessions were "over the per-kind cap"."""
+    compiled = compile_app(traces(recording("turn on dark mode"), explore()))
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction)
+    look = Goal("open the settings", compiled.spec.transitions[0].target or "")
+    assert look.screen and look.screen != compiled.spec.start_screen
+    made = synthesize(compiled.spec, SynthConfig(max_per_kind=1), goals=(goal, look))
+    assert [t.instruction for t in made.tasks if "recorded" in t.tags] == [
+        "Turn on dark mode", "Open the settings"]
+
+
+def menu(y: int) -> Observation:
+    """A popup with Rename and Delete, drawn at `y` (under the row whose menu opened it)."""
+    return screen(view(LINEAR, b(600, y, 1040, y + 240),
+                       view(BUTTON, b(600, y, 1040, y + 120), id="rename", text="Rename",
+                            clickable=True),
+                       view(BUTTON, b(600, y + 120, 1040, y + 240), id="delete", text="Delete",
+                            clickable=True), id="popup"), activity=None)
+
+
+def renamer() -> Observation:
+    return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Rename"),
+                  activity=".RenameActivity")
+
+
+def test_a_recorded_tap_lands_where_the_app_draws_its_widget() -> None:
+    """A popup opens under the control that opened it: the app draws it where it first saw it
+    (y 300), while the session opened it lower (y 900) and tapped Rename there. The replay taps
+    Rename where the app draws it, as the fidelity replay does. Before: the tap at y 960 hit
+    nothing in the app's popup, the replay went astray, and the session gave no task."""
+    MORE = view(BUTTON, b(900, 200, 1040, 280), id="more", desc="More", clickable=True)
+    LOWER = view(BUTTON, b(900, 800, 1040, 880), id="more", desc="More", clickable=True)
+
+    def home2(lower: bool = False) -> Observation:
+        return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Home"),
+                      LOWER if lower else MORE)
+
+    seen = episode("e1", home2(), tap(MORE), menu(300),
+                   tap(view(BUTTON, b(600, 300, 1040, 420))), renamer(), back(), home2(),
+                   tap(MORE), menu(300),
+                   tap(view(BUTTON, b(600, 420, 1040, 540))), home2())
+    asked = episode("e0", home2(lower=True), tap(LOWER), menu(900),
+                    tap(view(BUTTON, b(600, 900, 1040, 1020))), renamer()).model_copy(
+        update={"instruction": "start renaming"})
+    compiled = compile_app(traces(seen, asked))
+    steps = compiled.graph.steps
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
+    (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction, steps=steps)
+    assert goal.screen == next(s.id for s in compiled.spec.screens
+                               if "Rename" in (s.activity or ""))
