@@ -18,7 +18,9 @@ one left the app, as training replay tracked it).
 
 Only whole sessions give a task: one that starts on the app's start screen, that the app
 replays onto the screen the recording shows after every action (a replay that goes astray on
-the way and ends on the right screen has another goal than the session's), and that is not a
+the way and ends on the right screen has another goal than the session's) and whose replay
+changes on screen something of what the session changed, or nothing where it changed nothing
+(a replay that misses the session's effect would ask for none of it), and that is not a
 part of a recording cut in two
 (its tail held out for the fidelity figures, or the rest after another app); and whose
 instruction holds no brace, which a task template reads as a parameter. How a screen was
@@ -30,6 +32,7 @@ synthesized task, whether the goal is solvable and asks for everything the sessi
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +42,7 @@ from phoneworld.ir.app import AppSpec
 from phoneworld.fidelity import on_widget
 from phoneworld.ir.graph import ObservedStep
 from phoneworld.ir.screens import Abstraction, ScreenReading
-from phoneworld.ir.trace import Episode, TraceSet, TypeText
+from phoneworld.ir.trace import Episode, TraceSet, TypeText, ViewNode
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state.track import Tracked, Window, absolute_item
 from phoneworld.tasks import naming as nm
@@ -112,6 +115,7 @@ def _replays(sim: Simulator, episode: Episode, readings: list[ScreenReading],
     widget the app draws elsewhere (`hit`: the step's widget and the list windows before it)
     lands where the app draws it, as in the fidelity replay."""
     shown = {r.step: r.screen for r in readings}
+    first = sim.view()
     try:
         for step in episode.steps:
             if step.action is not None:
@@ -124,7 +128,32 @@ def _replays(sim: Simulator, episode: Episode, readings: list[ScreenReading],
                     return False
     except EnvError:
         return False
-    return sim.screen == readings[-1].screen
+    return sim.screen == readings[-1].screen and _agrees(
+        _change(first, sim.view()),
+        _change(episode.steps[0].observation.root, episode.steps[-1].observation.root))
+
+
+def _change(before: ViewNode, after: ViewNode) -> tuple[Counter[Any], Counter[Any]]:
+    """What appeared and what went from `before` to `after`: visible texts and checkable views'
+    flags, counted (a badge the session put on one more row is a change a set would miss)."""
+    a, b = _shown(before), _shown(after)
+    return b - a, a - b
+
+
+def _agrees(mock: tuple[Counter[Any], Counter[Any]],
+            recorded: tuple[Counter[Any], Counter[Any]]) -> bool:
+    """Whether the replay changed what the session changed on screen, between its first and
+    last screens: nothing where the recording shows nothing changed, else some of what the
+    recording shows appear or go (the edges of a list window may differ; a replay that shows
+    no change where the session put a badge on a record has missed what it did)."""
+    if not (recorded[0] or recorded[1]):
+        return not (mock[0] or mock[1])
+    return bool(mock[0] & recorded[0]) or bool(mock[1] & recorded[1])
+
+
+def _shown(root: ViewNode) -> Counter[Any]:
+    return Counter((n.text, n.checked if n.checkable else None) for n in root.walk()
+                   if n.bounds.area > 0 and (n.text or n.checkable))
 
 
 def _cut(traces: TraceSet, others: TraceSet | None) -> set[str]:

@@ -242,3 +242,22 @@ def test_a_recorded_tap_lands_where_the_app_draws_its_widget() -> None:
     (goal,) = recorded_goals(compiled.spec, compiled.traces, compiled.abstraction, steps=steps)
     assert goal.screen == next(s.id for s in compiled.spec.screens
                                if "Rename" in (s.activity or ""))
+
+
+def test_a_session_whose_change_the_replay_does_not_show_gives_no_task() -> None:
+    """The instruction's session turned "Not synced yet" into "Synced"; in the two others the
+    same tap changed nothing, and the app learned that. Its replay ends on the right screen
+    having changed nothing the recording shows changed: the goal would ask for none of what
+    the session did. Before: the end screen alone made the goal (the screen, nothing else)."""
+    SYNC = view(BUTTON, b(40, 300, 1040, 450), id="sync", text="Sync", clickable=True)
+
+    def page(note: str = "Not synced yet") -> Observation:
+        return screen(view(TEXT, b(40, 60, 800, 160), id="title", text="Home"), SYNC,
+                      view(TEXT, b(40, 500, 800, 600), id="note", text=note))
+
+    asked = episode("e0", page(), tap(SYNC), page("Synced")).model_copy(
+        update={"instruction": "sync the data"})
+    others = [episode(f"e{k}", page(), tap(SYNC), page(), tap(SYNC), page()) for k in (1, 2)]
+    compiled = compile_app(traces(asked, *others))
+    assert [t.effects for t in compiled.spec.transitions] == [()]  # the tap changes nothing
+    assert recorded_goals(compiled.spec, compiled.traces, compiled.abstraction) == []
