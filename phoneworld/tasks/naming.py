@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from phoneworld.ir.app import AppSpec, Widget
+from phoneworld.ir.app import AppSpec, ItemField, Widget
 from phoneworld.ir.base import ids_shrunk
 
 NOISE = {
@@ -303,6 +303,18 @@ def bound_widget(app: AppSpec, var: str, attr: str) -> tuple[str, Widget, Widget
 
 def is_switch(w: Widget) -> bool:
     return w.cls.rsplit(".", 1)[-1] in SWITCH_CLASSES
+
+
+def item_switch(app: AppSpec, collection: str, field: str) -> bool:
+    """Whether the records of `collection` show their flag `field` as a switch (a settings list,
+    an alarm's on/off): "Turn on", not "Mark as"."""
+    for _, w, _ in widgets(app):
+        lst = w.list
+        if lst is not None and lst.collection == collection:
+            for v in (lst.item, *descendants(lst.item)):
+                if isinstance(v.checked, ItemField) and v.checked.field == field:
+                    return is_switch(v)
+    return False
 
 
 def is_checkbox(w: Widget) -> bool:

@@ -5,7 +5,8 @@ start, each turned into a task draft with a natural instruction.
   "... and mark it as done" when records have a flag a user can set); one that takes none ->
   "Add a new photo to the list on the "Album" screen" (the list ends one record longer)
 - edit: a `set` of a record field from a typed field -> "Rename the note "{old}" to "{new}""
-- toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done";
+- toggle: a record flag a tap can change -> "Mark the note "{title}" as done" / "as not done"
+  (shown as a switch: "Turn on the alarm "{title}"" / "Turn off ...");
   a bulk `set_each` ("Uncheck all") -> "Mark every note as not done"
 - delete: a `remove` -> "Delete the note "{title}"" ("Delete one photo ..." where no text field
   names a record); a bulk `remove_where` on a flag ("Clear completed") -> the same task (flag the
@@ -152,10 +153,12 @@ def toggles(facts: AppFacts) -> Iterator[Draft]:
             continue
         for flag in c.flags:
             word = nm.field_words(c.noun, flag)
+            switch = nm.item_switch(facts.app, c.var.name, flag)
             for on in (True, False):
                 where = {c.id_field: _p("title"), flag: on}
-                yield Draft("toggle", f"{c.noun}_{'' if on else 'not_'}{word}",
-                            f'Mark the {c.noun} "{{title}}" as {"" if on else "not "}{word}',
+                said = (f'Turn {"on" if on else "off"} the {c.noun} "{{title}}"' if switch
+                        else f'Mark the {c.noun} "{{title}}" as {"" if on else "not "}{word}')
+                yield Draft("toggle", f"{c.noun}_{'' if on else 'not_'}{word}", said,
                             [{"exists": {"collection": c.var.name, "where": where}}],
                             {"title": _data(c, c.id_field)},
                             {f"{c.var.name}.{flag}": (1, 1) if on else (-1, -1)},

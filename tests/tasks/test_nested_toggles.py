@@ -14,7 +14,7 @@ from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks.synthesis import synthesize
 from tests.compiler_support import (
-    BUTTON, LINEAR, TEXT, W, b, compile_app, episode, screen, tap, traces, view,
+    BUTTON, LINEAR, RECYCLER, TEXT, W, b, click, compile_app, episode, screen, tap, traces, view,
 )
 
 COMPOUND = "android.widget.CompoundButton"
@@ -78,3 +78,32 @@ def test_a_view_that_once_showed_another_flag_keeps_its_own() -> None:
         filters(False))))
     chip_flags = {var for (_, wid), var in compiled.schema.flag_vars.items() if "button" in wid}
     assert len(chip_flags) == 2
+
+
+def settings_list(flags: list[bool]) -> Observation:
+    """A RecyclerView of settings rows, each a clickable row with a title, a summary and a
+    switch that takes no taps."""
+    titles = [("Wi-Fi calling", "Use Wi-Fi when available"),
+              ("Bluetooth scanning", "Let apps scan"), ("Data saver", "Reduce data use")]
+    rows = [view(LINEAR, b(0, 200 + 200 * k, W, 400 + 200 * k),
+                 view(TEXT, b(40, 220 + 200 * k, 600, 280 + 200 * k), id="title", text=t),
+                 view(TEXT, b(40, 290 + 200 * k, 860, 360 + 200 * k), id="summary", text=s),
+                 view(SWITCH, b(900, 260 + 200 * k, 1030, 340 + 200 * k), id="switch_widget",
+                      checkable=True, checked=f), clickable=True)
+            for k, ((t, s), f) in enumerate(zip(titles, flags))]
+    return screen(view(TEXT, b(40, 60, 800, 160), text="Network"),
+                  view(RECYCLER, b(0, 200, W, 1200), *rows, id="recycler_view", scrollable=True))
+
+
+def test_a_switch_on_a_list_row_is_turned_on_not_marked() -> None:
+    """A settings list (Android's own settings are a RecyclerView of such rows): its records'
+    flag is a switch, so its tasks say "Turn on the item "Wi-Fi calling"". Before: "Mark the
+    item "Wi-Fi calling" as checked"."""
+    flags = [False, True, False]
+    steps: list[object] = [settings_list(list(flags))]
+    for k in (0, 1, 0, 2, 2):
+        flags[k] = not flags[k]
+        steps += [click(300, 300 + 200 * k), settings_list(list(flags))]
+    spec = compile_app(traces(episode("e0", *steps))).spec
+    said = [t.instruction for t in synthesize(spec, None).tasks if "toggle" in t.tags]
+    assert said and all(s.startswith(("Turn on the", "Turn off the")) for s in said)
