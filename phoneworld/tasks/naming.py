@@ -22,6 +22,7 @@ DONE_WORDS = {"done", "completed", "complete", "finished", "checked"}
 CHECK_CLASS_WORDS = {"check", "checkbox", "switch", "compat", "toggle", "radio", "material",
                      "appcompat"}
 SWITCH_CLASSES = ("Switch", "ToggleButton", "CompoundButton", "SwitchCompat")
+FUNCTION_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"}
 
 
 def tokens(name: str) -> list[str]:

@@ -47,7 +47,6 @@ from phoneworld.runtime.sim import Simulator
 from phoneworld.state.track import Tracked, Window, absolute_item
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
-from phoneworld.tasks.synth_navigation import FUNCTION_WORDS
 
 RECORDED = "recorded"
 
@@ -78,7 +77,9 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
     `others` (the held-out sessions) tell which sessions were cut."""
     goals = []
     cut = _cut(traces, others)
-    hit = {(s.episode, s.step): s for s in steps}
+    hit: dict[int, dict[int, ObservedStep]] = {}
+    for s in steps:
+        hit.setdefault(s.episode, {})[s.step] = s
     for e, ep in enumerate(traces.episodes):
         readings = abstraction.readings[e] if e < len(abstraction.readings) else []
         if not ep.instruction or not ep.instruction.strip() or "{" in ep.instruction \
@@ -93,7 +94,7 @@ def recorded_goals(app: AppSpec, traces: TraceSet, abstraction: Abstraction,
             continue
         start = sim.state
         aims = {i: (s, before[i].windows if i < len(before) else {})
-                for (k, i), s in hit.items() if k == e}
+                for i, s in hit.get(e, {}).items()}
         if not _replays(sim, ep, readings, aims):
             continue
         end = sim.state
@@ -338,7 +339,7 @@ class _Said:
 def _words(text: str) -> list[str]:
     """The words of a text that can tell a record (three letters or more, no function word)."""
     return [w for w in re.findall(r"\w+", text.casefold())
-            if len(w) >= 3 and w not in FUNCTION_WORDS]
+            if len(w) >= 3 and w not in nm.FUNCTION_WORDS]
 
 
 def _plain(text: str) -> str:

@@ -47,7 +47,6 @@ NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
 # what a button says it does, not where it leads ("Skip" opens no "Skip" screen)
 ACTIONS = {"accept", "allow", "back", "cancel", "close", "continue", "delete", "done", "go",
            "next", "no", "ok", "okay", "remove", "save", "skip", "start", "submit", "yes"}
-FUNCTION_WORDS = {"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with"}
 
 
 def typed_needs(guard: Guard | None, typable: set[str]) -> tuple[tuple[str, str], ...]:
@@ -152,7 +151,7 @@ def usable(text: str) -> bool:
     """A name a person reads: a few words, the first a word ("0 CAD" is a value, not a name),
     not only function words (a text split in pieces: "and")."""
     return (nm.label_like(text) and text[0].isalpha()
-            and not set(text.casefold().split()) <= FUNCTION_WORDS)
+            and not set(text.casefold().split()) <= nm.FUNCTION_WORDS)
 
 
 def _titles(screen: ScreenSpec) -> list[tuple[int, int, str, str]]:
