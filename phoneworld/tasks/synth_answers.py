@@ -81,12 +81,15 @@ def collection_questions(facts: AppFacts) -> Iterator[Draft]:
                     category="info_retrieval")
         for flag in (f.name for f in c.var.fields if f.kind == "flag"):
             word = nm.field_words(noun, flag)
+            # a switch on each row (a settings list) is turned on or off, not checked
+            said = {True: "turned on", False: "turned off"} \
+                if word == "checked" and nm.item_switch(facts.app, coll, flag) \
+                else {True: word, False: f"not {word}"}
             for on in (True, False):
                 pin = {"count": {"collection": coll, "where": {flag: on},
                                  "equals": _flag_count(state, c, flag, on)}}
                 yield Draft("answer", f"count_{noun}_{'' if on else 'not_'}{word}",
-                            _asked(f"How many {plural(noun)} are {'' if on else 'not '}{word}?",
-                                   typing),
+                            _asked(f"How many {plural(noun)} are {said[on]}?", typing),
                             [_answer({"count": {"collection": coll, "where": {flag: on}}}), pin],
                             dict(needs), category="info_retrieval")
             if c.id_field is not None:
@@ -95,7 +98,7 @@ def collection_questions(facts: AppFacts) -> Iterator[Draft]:
                 look = {"lookup": {"collection": coll, "where": {c.id_field: {"param": "title"}},
                                    "field": flag}}
                 yield Draft("answer", f"is_{noun}_{word}",
-                            _asked(f'Is the {noun} "{{title}}" {word}?', typing),
+                            _asked(f'Is the {noun} "{{title}}" {said[True]}?', typing),
                             [_answer(look), pin],
                             {"title": {"type": "text", "from": "app_data",
                                        "source": f"{coll}.{c.id_field}"}, **needs},

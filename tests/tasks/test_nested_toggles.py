@@ -97,13 +97,18 @@ def settings_list(flags: list[bool]) -> Observation:
 
 def test_a_switch_on_a_list_row_is_turned_on_not_marked() -> None:
     """A settings list (Android's own settings are a RecyclerView of such rows): its records'
-    flag is a switch, so its tasks say "Turn on the item "Wi-Fi calling"". Before: "Mark the
-    item "Wi-Fi calling" as checked"."""
+    flag is a switch, so its tasks say "Turn on the item "Wi-Fi calling"" and ask "Is the item
+    "Wi-Fi calling" turned on?". Before: "Mark the item "Wi-Fi calling" as checked", "Is the
+    item "Wi-Fi calling" checked?"."""
     flags = [False, True, False]
     steps: list[object] = [settings_list(list(flags))]
     for k in (0, 1, 0, 2, 2):
         flags[k] = not flags[k]
         steps += [click(300, 300 + 200 * k), settings_list(list(flags))]
     spec = compile_app(traces(episode("e0", *steps))).spec
-    said = [t.instruction for t in synthesize(spec, None).tasks if "toggle" in t.tags]
+    tasks = synthesize(spec, None).tasks
+    said = [t.instruction for t in tasks if "toggle" in t.tags]
     assert said and all(s.startswith(("Turn on the", "Turn off the")) for s in said)
+    asked = [t.instruction for t in tasks if "answer" in t.tags]
+    assert 'Is the item "{title}" turned on?' in asked
+    assert "How many items are turned off?" in asked and not [a for a in asked if "checked" in a]
