@@ -39,7 +39,7 @@ from phoneworld.pipeline import check  # noqa: E402
 from phoneworld.state import infer_state, prepare  # noqa: E402
 from phoneworld.state.track import below, track, transient_screens  # noqa: E402
 from phoneworld.state.untried import (  # noqa: E402
-    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, is_dismiss, label_targets,
+    MIN_TRIED, _content, _nearest, _outcome, _shared_widgets, dismiss_widgets, label_targets,
     overflow_widgets, runs,
 )
 
@@ -109,13 +109,11 @@ def labels_loo(ab, model) -> Counter[str]:  # type: ignore[no-untyped-def]
 
 def dismiss_outcomes(ab, tr) -> Counter[str]:  # type: ignore[no-untyped-def]
     _, tracked = prepare(ab, tr)
-    nodes = {(s.id, n.wid): n for s in ab.screens for n in s.root.walk()}
+    dismissing = dismiss_widgets(ab)
     out: Counter[str] = Counter()
     for step in tr.steps:
-        node = nodes.get((step.screen, step.widget or ""))
-        if step.action != "click" or node is None or not step.next_screen:
-            continue
-        if not is_dismiss(node):
+        if step.action != "click" or not step.next_screen \
+                or (step.screen, step.widget or "") not in dismissing:
             continue
         stack = tracked[step.episode][step.step].stack
         under = below(stack, step.screen)

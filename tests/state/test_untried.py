@@ -191,3 +191,51 @@ def test_an_untried_button_opens_the_one_screen_its_label_heads() -> None:
                      _page("Other", "Detail"))
     assert not [t for t in compile_app(traces(varies)).spec.transitions
                 if t.support == 0 and t.widget == "button_2"]
+
+
+IMAGE = "android.widget.ImageView"
+
+
+def _icon_button(y: int, desc: str):  # type: ignore[no-untyped-def]
+    # a Compose IconButton: the clickable button says nothing, the icon inside it is described
+    return view(BUTTON, b(0, y, 150, y + 150), view(IMAGE, b(0, y, 150, y + 150), desc=desc),
+                clickable=True)
+
+
+def test_a_rule_for_a_described_icon_goes_to_the_button_that_takes_its_taps() -> None:
+    # The detail page's up arrow is an IconButton whose icon says "Navigate up"; the recording
+    # tapped it and landed on a page of its own. The button it sits in takes the tap (the step
+    # names the button), so no inferred pop may sit on the icon and shadow what was recorded.
+    open_ = view(BUTTON, b(0, 300, W, 480), text="Open", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), open_)
+    up = _icon_button(0, "Navigate up")
+    detail = screen(up, view(TEXT, b(200, 0, W, 150), id="title", text="Detail"),
+                    activity=".DetailActivity")
+    saved = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Saved"), activity=".SavedActivity")
+    c = compile_app(traces(episode("run#1", home, tap(open_), detail, tap(up), saved)))
+    assert [t for t in c.spec.transitions if t.support == 0] == []
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(open_))
+    sim.step(tap(up))
+    assert sim.screen not in (c.spec.start_screen, sim.app.start)  # the recorded page, not a pop
+    assert "Saved" in sim.text()
+
+
+def test_an_untried_icon_button_described_close_closes_its_screen() -> None:
+    delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
+    close = _icon_button(0, "Close")
+    sheet = screen(close, view(TEXT, b(200, 0, W, 150), id="title", text="Delete?"),
+                   activity=".SheetActivity")
+    c = compile_app(traces(episode("run#1", home, tap(delete), sheet)))
+    inferred = [t for t in c.spec.transitions if t.support == 0]
+    button = next(n.wid for s in c.abstraction.screens for n in s.root.walk()
+                  if n.cls == BUTTON and n.children)
+    assert [(t.widget, t.nav, t.target) for t in inferred] == [(button, "pop", None)]
+    assert any(wid == button for _, wid in c.schema.dismissing)
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(delete))
+    sim.step(tap(close))
+    assert sim.screen == c.spec.start_screen
