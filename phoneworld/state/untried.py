@@ -40,7 +40,8 @@ state; one that opens a screen later takes what every recorded way into it sets,
   topmost text that acts on nothing and sits in nothing that acts, the same in every recorded
   visit; the label (at most `MAX_LABEL` characters) must show as such a text on no third screen
   and not on the button's own (a section header or a field's caption is no page's name). Check
-  boxes and switches act in place and are left out. On the corpus, leaving each tried click out,
+  boxes and switches act in place and are left out. A caption that takes no taps, all that the
+  clickable view around it says (a Compose or React Native button), labels that view. On the corpus, leaving each tried click out,
   47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which also
   took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
 - **Overflow menus.** What the action bar's overflow button ("More options") opens is a popup
@@ -234,15 +235,15 @@ def label_targets(abstraction: Abstraction) -> dict[tuple[str, str], str]:
     shown = {screen.id: {label(n) for n in _inert(screen.root)} for screen in abstraction.screens}
     out: dict[tuple[str, str], str] = {}
     for screen in abstraction.screens:
-        for node in _outside_lists(screen.root):
+        for node, taker in _tapped(screen.root):
             name = label(node)
-            if not (node.clickable and 3 <= len(name) <= MAX_LABEL) or node.editable \
-                    or node.checkable or is_dismiss(node) or name in shown[screen.id]:
+            if not (taker.clickable and 3 <= len(name) <= MAX_LABEL) or taker.editable \
+                    or taker.checkable or is_dismiss(node) or name in shown[screen.id]:
                 continue
             named = [other for other, head in heads.items() if other != screen.id and name == head]
             if len(named) == 1 and not any(name in texts for other, texts in shown.items()
                                            if other not in (screen.id, named[0])):
-                out[(screen.id, node.wid)] = named[0]
+                out[(screen.id, taker.wid)] = named[0]
     return out
 
 

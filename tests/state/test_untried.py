@@ -239,3 +239,27 @@ def test_an_untried_icon_button_described_close_closes_its_screen() -> None:
     sim.step(tap(delete))
     sim.step(tap(close))
     assert sim.screen == c.spec.start_screen
+
+
+def test_a_button_whose_caption_names_a_screen_opens_it_where_the_caption_takes_no_taps() -> None:
+    # Compose and React Native draw a button as a clickable view around a Text that takes no
+    # taps: the caption names the button, and the inferred push sits on the view a tap lands on
+    def entry(k: int, caption: str):  # type: ignore[no-untyped-def]
+        box = b(0, 300 + 200 * k, W, 480 + 200 * k)
+        return view(BUTTON, box, view(TEXT, box, text=caption), clickable=True)
+
+    menu = screen(view(TEXT, b(0, 0, W, 150), id="title", text="My app"),
+                  *(entry(k, e) for k, e in enumerate(("Help", "Settings"))))
+    holders = {e: menu.root.children[1 + k] for k, e in enumerate(("Help", "Settings"))}
+    run = episode("run#1", menu, tap(holders["Help"]), _page("Help", "Help", "Open Settings"),
+                  tap(view(BUTTON, b(0, 300, W, 480))), _page("Settings", "Settings"))
+    c = compile_app(traces(run))
+    ids = {s.activity.rsplit(".", 1)[-1]: s.id for s in c.spec.screens if s.activity}
+    inferred = [(t.screen, t.target, t.nav) for t in c.spec.transitions if t.support == 0]
+    assert inferred == [(ids["MainActivity"], ids["SettingsActivity"], "push")]
+    held = next(t.widget for t in c.spec.transitions if t.support == 0)
+    assert next(n for s in c.abstraction.screens for n in s.root.walk() if n.wid == held).clickable
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(holders["Settings"]))
+    assert sim.screen == ids["SettingsActivity"]
