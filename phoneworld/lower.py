@@ -27,6 +27,7 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
           model: StateModel) -> AppSpec:
     bindings = {(b.screen, b.widget): b for b in model.bindings}
     lists = {(lb.screen, lb.widget): lb.collection for lb in model.lists}
+    shown = {(lb.screen, lb.widget): lb.shown for lb in model.lists}
     scrolls = {(lb.screen, lb.widget): lb.scroll for lb in model.lists}
     fields = {v.name: {f.name: f for f in v.fields} for v in model.variables
               if v.kind == "collection"}
@@ -34,7 +35,8 @@ def lower(traces: TraceSet, abstraction: Abstraction, graph: TransitionGraph,
     screens = tuple(
         ScreenSpec(
             id=t.id, name=t.name, package=t.package, activity=t.activity,
-            root=_widget(t.id, t.root, bindings, lists, fields, acting, scrolls=scrolls),
+            root=_widget(t.id, t.root, bindings, lists, fields, acting, scrolls=scrolls,
+                         shown=shown),
             observations=t.observations, sources=t.sources,
         )
         for t in abstraction.screens
@@ -81,12 +83,14 @@ def _start_screen(spec: AppSpec, traces: TraceSet, abstraction: Abstraction) -> 
 def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Binding],
             lists: dict[tuple[str, str], str], fields: dict[str, dict[str, FieldSpec]],
             acting: set[tuple[str, str | None]],
-            item_fields: dict[str, tuple[Expr | None, Expr | None]] | None = None,
-            scrolls: dict[tuple[str, str], int] | None = None) -> Widget:
+            item_fields: dict[str, tuple[Expr | None, Expr | None, Expr | None]] | None = None,
+            scrolls: dict[tuple[str, str], int] | None = None,
+            shown: dict[tuple[str, str], dict[str, str]] | None = None) -> Widget:
     text: Expr = Lit(value=t.text)
     checked: Expr = Lit(value=t.checked)
+    drawn: Expr | None = None
     if item_fields is not None:
-        bound_text, bound_checked = item_fields.get(t.wid, (None, None))
+        bound_text, bound_checked, drawn = item_fields.get(t.wid, (None, None, None))
         text, checked = bound_text or text, bound_checked or checked
     else:
         b = bindings.get((screen, t.wid))
@@ -97,14 +101,15 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
     if t.item is not None and (screen, t.wid) in lists:
         coll = lists[(screen, t.wid)]
         item = _widget(screen, t.item, bindings, lists, fields, acting,
-                       _field_map(t.item, fields.get(coll, {})))
+                       _field_map(t.item, fields.get(coll, {}),
+                                  (shown or {}).get((screen, t.wid), {})))
         empty = None if t.empty is None else _widget(screen, t.empty, {}, {}, {}, set())
         list_spec = ListSpec(collection=coll, item=item, pitch=max(1, t.pitch),
                              max_visible=max(1, t.max_visible),
                              scroll=(scrolls or {}).get((screen, t.wid), 0), empty=empty,
                              empty_replaces=t.empty_replaces)
-    children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields, scrolls)
-                     for c in t.children)
+    children = tuple(_widget(screen, c, bindings, lists, fields, acting, item_fields, scrolls,
+                             shown) for c in t.children)
     traits = traits_of(t)
     # A widget never seen enabled that a recorded action on it still made act (a WebView's
     # controls report enabled="false") is enabled: the recording shows it takes the action.
@@ -112,13 +117,15 @@ def _widget(screen: str, t: TemplateNode, bindings: dict[tuple[str, str], Bindin
     return Widget(
         wid=t.wid, cls=t.cls, resource_id=t.resource_id, content_desc=t.content_desc, text=text,
         checked=checked, bounds=t.bounds, **traits, children=children, list=list_spec,
+        shown=drawn,
     )
 
 
-def _field_map(item: TemplateNode, specs: dict[str, FieldSpec]
-               ) -> dict[str, tuple[Expr | None, Expr | None]]:
-    """item widget -> (text expression, checked expression) reading the record's fields."""
-    out: dict[str, tuple[Expr | None, Expr | None]] = {}
+def _field_map(item: TemplateNode, specs: dict[str, FieldSpec], shown: dict[str, str]
+               ) -> dict[str, tuple[Expr | None, Expr | None, Expr | None]]:
+    """item widget -> (text, checked, shown expression) reading the record's fields (`shown`:
+    item widget -> the flag field a row shows it by)."""
+    out: dict[str, tuple[Expr | None, Expr | None, Expr | None]] = {}
     for n in item.walk():
         text: Expr | None = None
         checked: Expr | None = None
@@ -128,7 +135,8 @@ def _field_map(item: TemplateNode, specs: dict[str, FieldSpec]
         flag = f"{n.wid}_on" if f"{n.wid}_on" in specs else n.wid
         if flag in specs and specs[flag].kind == "flag":
             checked = ItemField(field=flag)
-        out[n.wid] = (text, checked)
+        drawn = ItemField(field=shown[n.wid]) if shown.get(n.wid) in specs else None
+        out[n.wid] = (text, checked, drawn)
     return out
 
 

@@ -183,6 +183,8 @@ class ScreenLayout:
         if w.content_desc:
             args.append(f"contentDesc = {kt(w.content_desc)}")
         args += self._text(w) + self._checked(w)
+        if w.shown is not None:
+            args.append(f"shownExpr = Dyn(\"{{}}\") {{ c -> {self.code.raw(w.shown)} }}")
         flags = [f"Flags.{f}" for attr, f in _FLAGS if getattr(w, attr)]
         if not w.enabled:
             flags.append("Flags.DISABLED")

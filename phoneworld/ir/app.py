@@ -225,6 +225,9 @@ class Widget(WidgetTraits):
     bounds: Bounds
     children: tuple[Widget, ...] = ()
     list: ListSpec | None = None
+    # a list row's optional child (a "High" badge some rows show): drawn only while this reads
+    # true (`ItemField` of a flag field); None: always drawn
+    shown: Expr | None = None
 
 
 class ScreenSpec(Frozen):

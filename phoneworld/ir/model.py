@@ -27,6 +27,8 @@ class ListBinding(Frozen):
     widget: str
     collection: str
     scroll: int = 0  # records one recorded scroll moved it by (0: none known)
+    # item widget -> the flag field its row shows it by (an optional "High" badge)
+    shown: dict[str, str] = Field(default_factory=dict)
 
 
 class Rule(Frozen):

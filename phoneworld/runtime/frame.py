@@ -130,8 +130,9 @@ class _Builder:
         n = RNode(c, coll, item, idx, dy, text, checked, focused)
         self.nodes.append(n)
         kids = n.children
-        for i, ch in enumerate(c.children):
-            kids.append(self.node(ch, coll, rec, item, i, dy))
+        for ch in c.children:
+            if ch.shown is None or truthy(eval_expr(self.app, self.state, ch.shown, rec)):
+                kids.append(self.node(ch, coll, rec, item, len(kids), dy))
         if c.lst is not None:
             self.items(n, c, dy)
         return n

@@ -69,6 +69,8 @@ class _Checker:
         seen.add(w.wid)
         self.expr(f"{where}/{w.wid}", w.text)
         self.expr(f"{where}/{w.wid}", w.checked)
+        if w.shown is not None:
+            self.expr(f"{where}/{w.wid}", w.shown)
         for c in w.children:
             self.widget(where, c, seen)
         if w.list is not None:

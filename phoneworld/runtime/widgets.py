@@ -68,6 +68,7 @@ class CNode:
     in_list: bool
     static_text: str | None = None
     static_checked: bool | None = None
+    shown: CExpr | None = None  # drawn only while this reads true (`Widget.shown`)
     xa: str = ""  # XML between text and checked (`text_in_desc`: between it and the content-desc)
     xd: str = ""  # `text_in_desc`: XML between the content-desc and checked
     xb: str = ""  # between checked and focused
@@ -190,9 +191,12 @@ class TreeCompiler:
             n.static_text = sanitize(_lit_text(text[1]))
         if checked[0] == E_LIT:
             n.static_checked = bool(checked[1])
+        if w.shown is not None:
+            n.shown = compile_expr(w.shown)
+            self._read(n.shown)
         n.dynamic = (
             n.static_text is None or n.static_checked is None or lst is not None or n.editable
-            or in_list or any(c.dynamic for c in children)
+            or in_list or n.shown is not None or any(c.dynamic for c in children)
         )
         n.spills = any(c.spills or not _within(c, n) for c in children) or (
             lst is not None and (lst.item.spills or not _within(
@@ -217,7 +221,8 @@ def _row_traits(item: CNode) -> tuple[bool, bool]:
     pure, editable, stack = True, False, [item]
     while stack:
         n = stack.pop()
-        pure = pure and n.lst is None and n.text[0] in ROW_TAGS and n.checked[0] in ROW_TAGS
+        pure = pure and n.lst is None and n.text[0] in ROW_TAGS and n.checked[0] in ROW_TAGS \
+            and (n.shown is None or n.shown[0] in ROW_TAGS)
         editable = editable or n.editable
         stack.extend(n.children)
     return pure, editable

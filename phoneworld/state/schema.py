@@ -65,7 +65,8 @@ class Schema:
     text_vars: dict[tuple[str, str], str] = field(default_factory=dict)  # (screen, wid) -> var
     flag_vars: dict[tuple[str, str], str] = field(default_factory=dict)
     list_vars: dict[tuple[str, str], str] = field(default_factory=dict)  # (screen, list wid) -> coll
-    # (screen, list wid) -> field -> (item widget, "text" | "flag")
+    # (screen, list wid) -> field -> (item widget, "text" | "flag" | "shown"); "shown": the row
+    # shows the widget or not (`_shown_children`)
     item_fields: dict[tuple[str, str], dict[str, tuple[str, str]]] = field(default_factory=dict)
     entry_vars: dict[str, str] = field(default_factory=dict)  # screen -> entered_<screen>
     # screens a click away dismisses (a menu, a dialog): see `track.transient_screens`
@@ -103,6 +104,8 @@ class Schema:
                     kind, fmt = info.fields[fname]
                     if what == "flag":
                         rec[fname] = item.checked.get(fwid, False)
+                    elif what == "shown":
+                        rec[fname] = fwid in item.texts
                     else:  # a row that does not show this optional child, or a number
                         # outside the learned layout, reads the field's default
                         value = _parse(kind, fmt, item.texts[fwid]) if fwid in item.texts else None
@@ -162,9 +165,10 @@ def discover(abstraction: Abstraction, entries: dict[str, set[str]]) -> Schema:
     for wid_key, place in _unnamed_fields(abstraction, texts).items():
         rows[wid_key[0]][wid_key[1]] = place
     mirrors = _mirrored_flags(abstraction)
+    shown = _shown_children(abstraction, item_texts)
     for screen in abstraction.screens:
         _bind_screen(schema, names, screen.id, screen.root, texts, item_texts, var_values,
-                     field_values, rows[screen.id], mirrors)
+                     field_values, rows[screen.id], mirrors, shown)
     _bind_shared(schema, names, abstraction, rows)
     for var, values in var_values.items():
         fmt = _number_fmt(values)
@@ -204,13 +208,15 @@ def _bind_screen(schema: Schema, names: _VarNames, screen: str, root: TemplateNo
                  item_texts: dict[tuple[str, str, str], set[str]],
                  var_values: dict[str, set[str]],
                  field_values: dict[tuple[str, str], set[str]],
-                 rows: dict[str, _Row], mirrors: dict[tuple[str, str], str]) -> None:
+                 rows: dict[str, _Row], mirrors: dict[tuple[str, str], str],
+                 shown: dict[tuple[str, str], dict[str, str]]) -> None:
     stack = [root]  # an ancestor is bound before what it holds
     while stack:
         node = stack.pop()
         stack.extend(node.children)
         if node.item is not None:
-            _bind_list(schema, names, screen, node, item_texts, field_values)
+            _bind_list(schema, names, screen, node, item_texts, field_values,
+                       shown.get((screen, node.wid), {}))
             continue
         seen = texts.get((screen, node.wid), set())
         if node.editable or len(seen) > 1:
@@ -257,6 +263,56 @@ def _mirrored_flags(abstraction: Abstraction) -> dict[tuple[str, str], str]:
                 if outer is not None and r.checked.get(outer) != flag:
                     del pairs[(r.screen, wid)]
     return pairs
+
+
+def _shown_children(abstraction: Abstraction,
+                    item_texts: dict[tuple[str, str, str], set[str]]
+                    ) -> dict[tuple[str, str], dict[str, str]]:
+    """(screen, list wid) -> item widget -> field name, for each labelled leaf of a list's item
+    template that always says the same (a "High" badge, a "Pinned" mark) and that some rows show
+    and others leave out while drawn whole around it: something of the row shows level with it
+    or above, and the row below follows or something shows level with it or below (a row cut at
+    the list's edge loses what lies past the edge): whether a record shows it is a flag of
+    the record, named by the label ("high"; `<wid>_shown` where the label is no short name), and
+    the mock draws it only on the records that hold it."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for screen in abstraction.screens:
+        for node in screen.root.walk():
+            if node.item is None:
+                continue
+            leaves = {t.wid: t for t in node.item.walk()[1:] if not t.children and t.item is None
+                      and not (t.editable or t.checkable) and (t.text or t.content_desc)
+                      and len(item_texts.get((screen.id, node.wid, t.wid), set())) <= 1}
+            tops = {t.wid: t.bounds.y1 for t in node.item.walk()[1:]}
+            shows, leaves_out = set(), set()
+            for episode in abstraction.readings:
+                for r in episode:
+                    if r.screen != screen.id:
+                        continue
+                    items = r.lists.get(node.wid, ())
+                    for k, item in enumerate(items):
+                        shown_tops = [tops[w] for w in item.texts if w in tops]
+                        for wid, t in leaves.items():
+                            if wid in item.texts:
+                                shows.add(wid)
+                            elif (k + 1 < len(items) or max(shown_tops, default=-1) >= t.bounds.y1
+                                  ) and min(shown_tops, default=t.bounds.y1 + 1) <= t.bounds.y1:
+                                leaves_out.add(wid)
+            found = {wid: _flag_name(leaves[wid]) for wid in sorted(shows & leaves_out)}
+            if found:
+                out[(screen.id, node.wid)] = found
+    return out
+
+
+def _flag_name(node: TemplateNode) -> str:
+    """A field name from a badge's label ("High" -> "high", "On sale" -> "on_sale"), or
+    `<wid>_shown` where the label is not one to three short words of letters."""
+    words = re.findall(r"[a-z]+", (node.text or node.content_desc).lower())
+    label = "_".join(words)
+    if 1 <= len(words) <= 3 and len(label) <= 24 and \
+            " ".join(words) == " ".join((node.text or node.content_desc).lower().split()):
+        return label
+    return f"{node.wid}_shown"
 
 
 # a widget's row among those of its resource id: a place, or the row's label; for an editable
@@ -421,7 +477,7 @@ def _outside_lists(root: TemplateNode) -> list[TemplateNode]:
 
 def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode,
                item_texts: dict[tuple[str, str, str], set[str]],
-               field_values: dict[tuple[str, str], set[str]]) -> None:
+               field_values: dict[tuple[str, str], set[str]], shown: dict[str, str]) -> None:
     assert node.item is not None
     key = ("list", node.resource_id) if node.resource_id else ("list", screen, node.wid)
     coll = names.take(node.wid if node.wid.endswith("s") else f"{node.wid}_items", key)
@@ -437,6 +493,11 @@ def _bind_list(schema: Schema, names: _VarNames, screen: str, node: TemplateNode
             fname = f"{t.wid}_on" if t.wid in fields else t.wid
             info.fields.setdefault(fname, ("flag", "{}"))
             fields[fname] = (t.wid, "flag")
+        elif t.wid in shown and t.wid not in fields:
+            taken = set(fields) | {n.wid for n in node.item.walk()}
+            fname = shown[t.wid] if shown[t.wid] not in taken else f"{t.wid}_shown"
+            info.fields.setdefault(fname, ("flag", "{}"))
+            fields[fname] = (t.wid, "shown")
     schema.list_vars[(screen, node.wid)] = coll
     schema.item_fields[(screen, node.wid)] = fields
     sel = f"{coll}_selected"

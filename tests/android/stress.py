@@ -1,7 +1,8 @@
 """A synthetic app past what the traces hold: a screen of 1,100 widgets (built in one JVM method they
 would pass its 64 KiB), a 30,000-character text, 250 initial records and a scrolling list, to
 check that the generated Kotlin stays within the JVM's limits (64 KiB methods, 64 KiB string
-constants, 65,535 constant-pool entries a class), the bulk list effects (clear the done
+constants, 65,535 constant-pool entries a class), a row's optional badge drawn only on the
+records that hold its flag, the bulk list effects (clear the done
 records, mark every record not done) next to a selection, a screen left by `wait`, and back
 that first stays (recording that the screen was entered again) and leaves the second time."""
 
@@ -39,6 +40,9 @@ def _big_screen() -> ScreenSpec:
                  clickable=True, children=(
                      Widget(wid="row_title", cls="android.widget.TextView", bounds=_b(80, 200, 900, 260),
                             text=ItemField(field="title", fmt="#{}")),
+                     # an optional badge: drawn only on the records that are done
+                     Widget(wid="row_badge", cls="android.widget.TextView", bounds=_b(900, 200, 1000, 260),
+                            text=Lit(value="Done"), shown=ItemField(field="done")),
                      Widget(wid="row_done", cls="android.widget.CheckBox", bounds=_b(0, 200, 80, 260),
                             checkable=True, clickable=True, checked=ItemField(field="done")),
                  ))

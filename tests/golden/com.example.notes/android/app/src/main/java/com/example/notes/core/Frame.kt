@@ -54,8 +54,9 @@ class Renderer(
         val focused = w.editable && focus != null && focus.wid == w.wid && focus.item == item
         val n = Node(w, collection, item, index, dy, text, checked, focused)
         nodes.add(n)
-        for ((i, child) in w.children.withIndex()) {
-            n.children.add(node(child, collection, rec, item, i, dy))
+        for (child in w.children) {
+            if (child.shownExpr != null && !Values.truthy(child.shownExpr.eval(c))) continue
+            n.children.add(node(child, collection, rec, item, n.children.size, dy))
         }
         w.list?.let { items(n, w, it, dy) }
         return n

@@ -81,7 +81,9 @@ class Widget(
     val checkedRef: Ref? = null,
     val flags: Int = 0,
     val children: List<Widget> = emptyList(),
-    val list: ListSpec? = null
+    val list: ListSpec? = null,
+    /** Drawn only while this reads true: a list row's optional child (a "High" badge). */
+    val shownExpr: Expr? = null
 ) {
     val cls: String = Values.sanitize(cls)
     val resourceId: String = Values.sanitize(resourceId)
