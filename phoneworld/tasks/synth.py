@@ -49,8 +49,16 @@ def _p(name: str) -> Raw:
 NAMING_FIELDS = ("title", "name", "text")  # a record's field that names it: "titled", "Rename"
 
 
-def _named(noun: str, field: str, param: str) -> str:
+def _text_words(noun: str, field: str) -> str:
+    """A text field as words (`field_words`); "text" where they say only the record's noun (a
+    to-do's `todo_text`: "Add a todo titled ...", not "Add a todo with todo ...")."""
     attr = nm.field_words(noun, field)
+    said = {nm.singular(w) for w in attr.split()}
+    return "text" if said <= {nm.singular(w) for w in noun.split()} else attr
+
+
+def _named(noun: str, field: str, param: str) -> str:
+    attr = _text_words(noun, field)
     if attr in NAMING_FIELDS:
         return f"{'named' if attr == 'name' else 'titled'} \"{{{param}}}\""
     return f"with {attr} \"{{{param}}}\""
@@ -131,7 +139,7 @@ def edits(facts: AppFacts) -> Iterator[Draft]:
 
 
 def _edit(c: Collection, field: str) -> Draft:
-    coll, idf, attr = c.var.name, c.id_field or field, nm.field_words(c.noun, field)
+    coll, idf, attr = c.var.name, c.id_field or field, _text_words(c.noun, field)
     if field == idf:
         verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in NAMING_FIELDS
                 else f'Change the {attr} of the {c.noun} "{{old}}" to "{{new}}"')

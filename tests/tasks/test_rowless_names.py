@@ -135,3 +135,13 @@ def test_a_number_that_counts_things_is_asked_how_many() -> None:
     assert _how_much("streak") == "What is the streak?"
     assert _how_much("quantity") == "What is the quantity?"
     assert _how_much("status") == "What is the status?"
+
+
+def test_a_text_field_named_only_by_the_records_noun_is_the_records_title() -> None:
+    from phoneworld.tasks.synth import _named
+
+    # a to-do's `todo_text`: "Add a todo titled ...", not "Add a todo with todo ..."
+    assert _named("todo", "todo_text", "title") == 'titled "{title}"'
+    assert _named("song", "songs", "title") == 'titled "{title}"'
+    assert _named("note", "note_title", "title") == 'titled "{title}"'
+    assert _named("contact", "contact_phone", "p") == 'with phone "{p}"'
