@@ -123,6 +123,7 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
 
 
 def edits(facts: AppFacts) -> Iterator[Draft]:
+    carried = _carried(facts)
     for t in facts.app.transitions:
         if t.screen not in facts.reachable:
             continue
@@ -132,10 +133,25 @@ def edits(facts: AppFacts) -> Iterator[Draft]:
                 continue
             c = facts.collections.get(ref.collection)
             v = e.value
-            typed = v.kind == "input" or (v.kind == "var" and v.name in facts.typable)
+            typed = v.kind == "input" or (v.kind == "var" and v.name in carried)
             if c is None or c.id_field is None or not typed:
                 continue
             yield _edit(c, ref.field)
+
+
+def _carried(facts: AppFacts) -> set[str]:
+    """The typable variables and those that take what one of them holds (a contact page's name,
+    set from the editor's field when it saves, and written to the record on the way back)."""
+    out = set(facts.typable)
+    copies = [(e.ref.name, e.value.name) for t in facts.app.transitions
+              if t.screen in facts.reachable for e in t.effects
+              if e.kind == "set" and e.ref.kind == "var" and e.value.kind == "var"]
+    grew = True
+    while grew:
+        more = {dst for dst, src in copies if src in out} - out
+        out |= more
+        grew = bool(more)
+    return out
 
 
 def _edit(c: Collection, field: str) -> Draft:
