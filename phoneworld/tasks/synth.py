@@ -136,7 +136,7 @@ def edits(facts: AppFacts) -> Iterator[Draft]:
             typed = v.kind == "input" or (v.kind == "var" and v.name in carried)
             if c is None or c.id_field is None or not typed:
                 continue
-            yield _edit(c, ref.field)
+            yield _edit(c, ref.field, record_values(facts, c, ref.field))
 
 
 def _carried(facts: AppFacts) -> set[str]:
@@ -154,7 +154,8 @@ def _carried(facts: AppFacts) -> set[str]:
     return out
 
 
-def _edit(c: Collection, field: str) -> Draft:
+def _edit(c: Collection, field: str, new: Raw) -> Draft:
+    """The edit of a record's `field`, to a value drawn from `new`."""
     coll, idf, attr = c.var.name, c.id_field or field, _text_words(c.noun, field)
     if field == idf:
         verb = (f'Rename the {c.noun} "{{old}}" to "{{new}}"' if attr in NAMING_FIELDS
@@ -162,12 +163,12 @@ def _edit(c: Collection, field: str) -> Draft:
         return Draft("edit", f"{c.noun}_{attr}", verb, [
             {"exists": {"collection": coll, "where": {field: _p("new")}}},
             {"not": {"exists": {"collection": coll, "where": {field: _p("old")}}}},
-        ], {"old": _data(c, field), "new": PHRASE},
+        ], {"old": _data(c, field), "new": new},
             touches={coll: ({field: _p("old")}, {field: _p("new")})}, edits={coll: (field,)})
     return Draft("edit", f"{c.noun}_{attr}",
                  f'Set the {attr} of the {c.noun} "{{key}}" to "{{new}}"',
                  [{"exists": {"collection": coll, "where": {idf: _p("key"), field: _p("new")}}}],
-                 {"key": _data(c, idf), "new": PHRASE}, touches={coll: ({idf: _p("key")},)},
+                 {"key": _data(c, idf), "new": new}, touches={coll: ({idf: _p("key")},)},
                  edits={coll: (field,)})
 
 
@@ -388,6 +389,7 @@ _ASKS = (
 )
 _EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
 # shows an amount of money: a currency's code or sign ("INR(D)", "$0.00")
+_PHONE = re.compile(r"\+?[\d\s().-]+")  # digits with the marks a phone number is written with
 _MONEY = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|INR|JPY|CNY|CAD|AUD|CHF|RUB|BRL)(?![a-z])|[$€£¥₹]")
 
 
@@ -409,6 +411,33 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
                 values is params.NUMBERS and (shown.isdigit() or _MONEY.search(shown))):
             return {"type": "text", "from": "choice", "choices": list(values)}
     return PHRASE
+
+
+def record_values(facts: AppFacts, c: Collection, field: str) -> Raw:
+    """What a user would type into a record's `field`: what its name asks for ("phone",
+    "email", ...) or what every record shows in it (a phone number "555-0134", an address, a
+    number), else a short phrase."""
+    words = {x for t in nm.tokens(field) for x in re.findall(r"[a-z]+", t)}
+    shown = [str(r.get(field, "")).strip() for r in facts.start.get(c.var.name) or []
+             if isinstance(r, dict)]
+    shown = [v for v in shown if v]
+    for asks, values in _ASKS:
+        if values is params.PASSWORDS:
+            continue
+        if words & asks or (shown and all(_shows(values, v) for v in shown)):
+            return {"type": "text", "from": "choice", "choices": list(values)}
+    return PHRASE
+
+
+def _shows(values: tuple[str, ...], text: str) -> bool:
+    """Whether `text` looks like one of `values`' kind (`_ASKS`)."""
+    if values is params.EMAILS:
+        return bool(_EMAIL.search(text)) and "@" in text
+    if values is params.PHONES:
+        return bool(_PHONE.fullmatch(text)) and sum(ch.isdigit() for ch in text) >= 5
+    if values is params.NUMBERS:
+        return text.isdigit() or bool(_MONEY.search(text))
+    return values is params.URLS and text.startswith(("http://", "https://", "www."))
 
 
 def fills(facts: AppFacts) -> Iterator[Draft]:

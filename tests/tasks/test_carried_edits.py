@@ -78,3 +78,24 @@ def test_a_record_written_from_a_page_the_editor_saved_to_is_an_edit() -> None:
 
 def test_a_record_written_from_a_page_nothing_typed_reaches_is_no_edit() -> None:
     assert list(edits(app_facts(contacts_app(save_to_page=False)))) == []
+
+
+def test_a_new_value_is_of_the_kind_the_field_holds() -> None:
+    from phoneworld.tasks import params
+    from phoneworld.tasks.synth import PHRASE, record_values
+
+    facts = app_facts(contacts_app(save_to_page=True))
+    c = facts.collections["contacts"]
+    facts.seeded = {"contacts": [{"contact_name": "Ana Souza", "phone": "555-0134",
+                                  "mail": "ana@example.com", "note": "Met at the fair"},
+                                 {"contact_name": "Ben Okafor", "phone": "+1 (555) 0188",
+                                  "mail": "", "note": "Plays chess"}]}
+
+    def choices(field: str) -> object:
+        return record_values(facts, c, field).get("choices")
+
+    assert choices("phone") == list(params.PHONES)  # what the records show
+    assert choices("mail") == list(params.EMAILS)
+    assert choices("contact_email") == list(params.EMAILS)  # what its name asks for
+    assert record_values(facts, c, "note") == PHRASE
+    assert record_values(facts, c, "contact_name") == PHRASE
