@@ -104,6 +104,8 @@ class _Builder:
     ) -> None:
         self.app, self.state, self.offsets, self.focus = app, state, offsets, focus
         self.nodes: list[RNode] = []
+        # while drawing a list's rows: the list's bottom edge, past which nothing of a row shows
+        self.clip: int | None = None
 
     def node(
         self, c: CNode, coll: str | None, rec: dict[str, Any] | None, item: int | None,
@@ -130,8 +132,10 @@ class _Builder:
         n = RNode(c, coll, item, idx, dy, text, checked, focused)
         self.nodes.append(n)
         kids = n.children
+        clip = self.clip
         for ch in c.children:
-            if ch.shown is None or truthy(eval_expr(self.app, self.state, ch.shown, rec)):
+            if (clip is None or ch.y1 + dy < clip) and (
+                    ch.shown is None or truthy(eval_expr(self.app, self.state, ch.shown, rec))):
                 kids.append(self.node(ch, coll, rec, item, len(kids), dy))
         if c.lst is not None:
             self.items(n, c, dy)
@@ -147,19 +151,25 @@ class _Builder:
         base = len(n.children)
         if not recs and lst.empty is not None:  # (`empty_replaces` drew it in the list's place)
             n.children.append(self.node(lst.empty, None, None, None, base, dy))
+        outer = self.clip
+        top = lst.item.y1 + dy
+        if n.y1 <= top and top + lst.pitch < n.y2:  # bounds that hold two rows' tops: a list laid
+            self.clip = n.y2 if outer is None else min(outer, n.y2)  # out downwards
         for slot in range(min(lst.max_visible, len(recs) - off)):
-            ri = off + slot
+            ri, at = off + slot, dy + slot * lst.pitch
+            if self.clip is not None and lst.item.y1 + at >= self.clip:
+                break  # the row lies past the list's bottom edge
             if lst.pure:
-                n.children.append(self.row(lst, recs[ri], ri, base + slot, dy + slot * lst.pitch))
+                n.children.append(self.row(lst, recs[ri], ri, base + slot, at))
             else:
-                n.children.append(self.node(
-                    lst.item, lst.collection, recs[ri], ri, base + slot, dy + slot * lst.pitch))
+                n.children.append(self.node(lst.item, lst.collection, recs[ri], ri, base + slot, at))
+        self.clip = outer
 
     def row(self, lst: CList, rec: dict[str, Any], ri: int, idx: int, dy: int) -> RNode:
         """A list row that reads only its record: reused across frames while it is unchanged."""
         f = self.focus
         fk = f if lst.editable and f is not None and f[1] == ri else None
-        key = (ri, idx, dy, tuple(rec.items()), fk)
+        key = (ri, idx, dy, tuple(rec.items()), fk, self.clip)
         hit = lst.rows.get(key)
         if hit is not None:
             self.nodes.extend(hit[1])

@@ -2,7 +2,7 @@
 would pass its 64 KiB), a 30,000-character text, 250 initial records and a scrolling list, to
 check that the generated Kotlin stays within the JVM's limits (64 KiB methods, 64 KiB string
 constants, 65,535 constant-pool entries a class), a row's optional badge drawn only on the
-records that hold its flag, the bulk list effects (clear the done
+records that hold its flag, rows cut at the list's bottom edge, the bulk list effects (clear the done
 records, mark every record not done) next to a selection, a screen left by `wait`, and back
 that first stays (recording that the screen was entered again) and leaves the second time."""
 
@@ -43,11 +43,13 @@ def _big_screen() -> ScreenSpec:
                      # an optional badge: drawn only on the records that are done
                      Widget(wid="row_badge", cls="android.widget.TextView", bounds=_b(900, 200, 1000, 260),
                             text=Lit(value="Done"), shown=ItemField(field="done")),
-                     Widget(wid="row_done", cls="android.widget.CheckBox", bounds=_b(0, 200, 80, 260),
+                     Widget(wid="row_done", cls="android.widget.CheckBox", bounds=_b(0, 235, 80, 260),
                             checkable=True, clickable=True, checked=ItemField(field="done")),
                  ))
-    rows = Widget(wid="rows", cls="android.widget.ListView", bounds=_b(0, 200, W, 680),
-                  scrollable=True, list=ListSpec(collection="rows", item=row, pitch=60, max_visible=8,
+    # nine rows fit the list's count but not its bounds: the ninth lies past its bottom edge, and
+    # the eighth is cut there (its box, in the row's lower part, does not show)
+    rows = Widget(wid="rows", cls="android.widget.ListView", bounds=_b(0, 200, W, 650),
+                  scrollable=True, list=ListSpec(collection="rows", item=row, pitch=60, max_visible=9,
                                                  scroll=3))
     root = Widget(wid="root", cls="android.widget.FrameLayout", bounds=_b(0, 0, W, H), children=(
         Widget(wid="query", cls="android.widget.EditText", bounds=_b(0, 60, W, 180), clickable=True,
