@@ -34,6 +34,8 @@ class Renderer(
     private val focus: Focus?
 ) {
     private val nodes = ArrayList<Node>()
+    /** While drawing a list's rows: the list's bottom edge, past which nothing of a row shows. */
+    private var clip: Int? = null
 
     fun render(screen: Screen): Frame {
         val root = node(screen.root, null, null, null, 0, 0)
@@ -54,7 +56,9 @@ class Renderer(
         val focused = w.editable && focus != null && focus.wid == w.wid && focus.item == item
         val n = Node(w, collection, item, index, dy, text, checked, focused)
         nodes.add(n)
+        val edge = clip
         for (child in w.children) {
+            if (edge != null && child.bounds.y1 + dy >= edge) continue
             if (child.shownExpr != null && !Values.truthy(child.shownExpr.eval(c))) continue
             n.children.add(node(child, collection, rec, item, n.children.size, dy))
         }
@@ -70,10 +74,19 @@ class Renderer(
             n.children.add(node(list.empty, null, null, null, base, dy))
         }
         val count = Math.min(list.maxVisible, recs.size - off)
+        val outer = clip
+        val top = list.item.bounds.y1 + dy
+        if (n.y1 <= top && top + list.pitch < n.y2) {  // bounds that hold two rows' tops
+            clip = if (outer == null) n.y2 else Math.min(outer, n.y2)
+        }
+        val edge = clip
         for (slot in 0 until count) {
             val ri = off + slot
-            n.children.add(node(list.item, list.collection, recs[ri], ri, base + slot, dy + slot * list.pitch))
+            val at = dy + slot * list.pitch
+            if (edge != null && list.item.bounds.y1 + at >= edge) break  // past the list's bottom edge
+            n.children.add(node(list.item, list.collection, recs[ri], ri, base + slot, at))
         }
+        clip = outer
     }
 }
 
