@@ -202,6 +202,11 @@ def _icon_button(y: int, desc: str):  # type: ignore[no-untyped-def]
                 clickable=True)
 
 
+def _under(icon, title: str, activity: str) -> Observation:  # type: ignore[no-untyped-def]
+    """A page headed `title` beside its icon button."""
+    return screen(icon, view(TEXT, b(200, 0, W, 150), id="title", text=title), activity=activity)
+
+
 def test_a_rule_for_a_described_icon_goes_to_the_button_that_takes_its_taps() -> None:
     # The detail page's up arrow is an IconButton whose icon says "Navigate up"; the recording
     # tapped it and landed on a page of its own. The button it sits in takes the tap (the step
@@ -209,8 +214,7 @@ def test_a_rule_for_a_described_icon_goes_to_the_button_that_takes_its_taps() ->
     open_ = view(BUTTON, b(0, 300, W, 480), text="Open", clickable=True)
     home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), open_)
     up = _icon_button(0, "Navigate up")
-    detail = screen(up, view(TEXT, b(200, 0, W, 150), id="title", text="Detail"),
-                    activity=".DetailActivity")
+    detail = _under(up, "Detail", ".DetailActivity")
     saved = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Saved"), activity=".SavedActivity")
     c = compile_app(traces(episode("run#1", home, tap(open_), detail, tap(up), saved)))
     assert [t for t in c.spec.transitions if t.support == 0] == []
@@ -226,8 +230,7 @@ def test_an_untried_icon_button_described_close_closes_its_screen() -> None:
     delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
     home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
     close = _icon_button(0, "Close")
-    sheet = screen(close, view(TEXT, b(200, 0, W, 150), id="title", text="Delete?"),
-                   activity=".SheetActivity")
+    sheet = _under(close, "Delete?", ".SheetActivity")
     c = compile_app(traces(episode("run#1", home, tap(delete), sheet)))
     inferred = [t for t in c.spec.transitions if t.support == 0]
     button = next(n.wid for s in c.abstraction.screens for n in s.root.walk()
