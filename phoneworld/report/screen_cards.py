@@ -82,6 +82,8 @@ def widget_rows(screen: ScreenSpec, transitions: list[Transition]) -> tuple[Widg
             flags.append(f"list of {w.list.collection}")
         if not (isinstance(w.checked, Lit) and w.checked.value is False):
             flags.append(f"checked={expr_text(w.checked)}")
+        if w.shown is not None:
+            flags.append(f"shown while {expr_text(w.shown)}")
         text = "" if isinstance(w.text, Lit) and w.text.value == "" else expr_text(w.text)
         rows.append(WidgetRow(depth, w.wid, _short(w.cls), text, " ".join(flags),
                               tuple(by_wid.get(w.wid, ())), template))

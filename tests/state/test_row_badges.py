@@ -62,6 +62,11 @@ def test_a_badge_some_rows_show_is_drawn_only_on_the_records_that_hold_it() -> N
     sim = Simulator(c.spec)
     sim.reset()
     assert badged(sim) == ["Book flights", "Call mum"]
+    # the report's widget table says when the badge shows
+    from phoneworld.report.screen_cards import widget_rows
+
+    rows = widget_rows(c.spec.screens[0], list(c.spec.transitions))
+    assert [r.flags for r in rows if r.wid == "badge"] == ["shown while {item.high}"]
 
 
 def test_a_new_record_takes_the_switch_that_set_its_badge() -> None:
