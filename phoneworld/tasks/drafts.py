@@ -213,6 +213,7 @@ def seed_records(facts: AppFacts) -> Raw:
     several (as android_world seeds its tasks' data): up to `SEED_RECORDS`, no more than the list
     shows at once, generated with a seed fixed by the app and collection."""
     from phoneworld.tasks.params import PHRASES, WORDS
+    from phoneworld.tasks.synth import record_values
 
     out: Raw = {}
     for c in facts.changeable():
@@ -223,17 +224,22 @@ def seed_records(facts: AppFacts) -> Raw:
             continue
         rng = random.Random(f"{facts.app.package}:{name}")
         taken = {r.get(c.id_field) for r in recs}
+        # values of the kind the app's own records hold (a person's name, a phone number); the
+        # naming field's from the phrases where its kind has too few left to tell records apart
+        kinds = {f.name: record_values(facts, c, f.name).get("choices") or
+                 (PHRASES if f.name == c.id_field else [w.capitalize() for w in WORDS])
+                 for f in c.var.fields}
+        if len(set(kinds[c.id_field]) - taken) < want - len(recs):
+            kinds[c.id_field] = PHRASES
         while len(recs) < want:
             rec: Raw = {}
             for f in c.var.fields:
-                if f.name == c.id_field:
-                    rec[f.name] = rng.choice(PHRASES)
-                elif f.kind == "flag":
+                if f.kind == "flag":
                     rec[f.name] = rng.random() < 0.4
                 elif f.kind == "number":
                     rec[f.name] = rng.randint(1, 20)
                 else:
-                    rec[f.name] = rng.choice(WORDS).capitalize()
+                    rec[f.name] = rng.choice(kinds[f.name])
             if rec[c.id_field] not in taken:
                 taken.add(rec[c.id_field])
                 recs.append(rec)

@@ -54,6 +54,10 @@ PHONES = ("5550142387", "5550198821", "5550117346", "5550163094", "5550125578")
 NUMBERS = ("4821", "1093", "7250", "365", "58124", "90417")
 PASSWORDS = ("Maple!2048", "Orbit#7731", "Cedar$5092", "Velvet@318", "Comet%6604")
 URLS = ("https://example.com", "https://example.org/news", "https://example.net/docs")
+# people, for the records of a list of people (`synth.record_values`)
+NAMES = ("Ada Lovelace", "Grace Hopper", "Alan Turing", "Marie Curie", "Nikola Tesla",
+         "Rosalind Franklin", "Hedy Lamarr", "Carl Sagan", "Emmy Noether", "Katherine Johnson",
+         "Srinivasa Ramanujan", "Lise Meitner")
 WORDS = ("amber", "river", "lantern", "maple", "orbit", "velvet", "harbor", "meadow", "copper",
          "pixel", "summit", "willow", "comet", "saffron", "glacier", "ember", "violet", "canyon",
          "falcon", "cedar", "marble", "breeze", "echo", "quartz", "tulip", "atlas", "nectar",

@@ -110,15 +110,15 @@ def creates(facts: AppFacts) -> Iterator[Draft]:
             if c is None or field is None:
                 continue
             base = f"Add {nm.article(c.noun)} {c.noun} {_named(c.noun, field, 'title')}"
-            title = {field: _p("title")}
+            title, drawn = {field: _p("title")}, record_values(facts, c, field)
             coll = c.var.name
             yield Draft("create", c.noun, base, [{"exists": {"collection": coll, "where": title}}],
-                        {"title": PHRASE}, {coll: (1, 1)}, touches={coll: (title,)})
+                        {"title": drawn}, {coll: (1, 1)}, touches={coll: (title,)})
             for flag in c.flags:
                 word = nm.field_words(c.noun, flag)
                 yield Draft("create", f"{c.noun}_{word}", f"{base} and mark it as {word}",
                             [{"exists": {"collection": coll, "where": {**title, flag: True}}}],
-                            {"title": PHRASE}, {coll: (1, 1), f"{coll}.{flag}": (1, 1)},
+                            {"title": drawn}, {coll: (1, 1), f"{coll}.{flag}": (1, 1)},
                             touches={coll: (title,)})
 
 
@@ -389,6 +389,10 @@ _ASKS = (
 )
 _EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
 # shows an amount of money: a currency's code or sign ("INR(D)", "$0.00")
+# nouns and field words of lists of people, and a person's name as such a list shows it
+_PEOPLE = frozenset({"contact", "person", "people", "friend", "member", "user", "author", "artist",
+                     "player", "student", "employee", "patient", "customer", "guest", "attendee"})
+_PERSON = re.compile(r"[A-Z][^\W\d_]+(?:[ '-][A-Z][^\W\d_]+){1,2}")
 _PHONE = re.compile(r"\+?[\d\s().-]+")  # digits with the marks a phone number is written with
 _MONEY = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|INR|JPY|CNY|CAD|AUD|CHF|RUB|BRL)(?![a-z])|[$€£¥₹]")
 
@@ -416,11 +420,15 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
 def record_values(facts: AppFacts, c: Collection, field: str) -> Raw:
     """What a user would type into a record's `field`: what its name asks for ("phone",
     "email", ...) or what every record shows in it (a phone number "555-0134", an address, a
-    number), else a short phrase."""
+    number; a person's name in a list of people), else a short phrase."""
     words = {x for t in nm.tokens(field) for x in re.findall(r"[a-z]+", t)}
-    shown = [str(r.get(field, "")).strip() for r in facts.start.get(c.var.name) or []
-             if isinstance(r, dict)]
+    shown = [str(r.get(field, "")).strip() for r in facts.app.initial_state.get(c.var.name) or []
+             if isinstance(r, dict)]  # the app's own records (not those seeded for the tasks)
     shown = [v for v in shown if v]
+    # a field that names a person, or the naming field of a list of people
+    people = words & (_PEOPLE | {"name"}) or (field == c.id_field and set(c.noun.split()) & _PEOPLE)
+    if people and shown and all(_PERSON.fullmatch(v) for v in shown):
+        return {"type": "text", "from": "choice", "choices": list(params.NAMES)}
     for asks, values in _ASKS:
         if values is params.PASSWORDS:
             continue

@@ -84,18 +84,25 @@ def test_a_new_value_is_of_the_kind_the_field_holds() -> None:
     from phoneworld.tasks import params
     from phoneworld.tasks.synth import PHRASE, record_values
 
-    facts = app_facts(contacts_app(save_to_page=True))
+    records = [{"contact_name": "Ana Souza", "phone": "555-0134", "mail": "ana@example.com",
+                "note": "Met at the fair", "band": "Blue Monday"},
+               {"contact_name": "Ben Okafor", "phone": "+1 (555) 0188", "mail": "",
+                "note": "Plays chess", "band": "Karma Police"}]
+    app = contacts_app(save_to_page=True)
+    app = app.model_copy(update={"initial_state": {**app.initial_state, "contacts": records}})
+    facts = app_facts(app)
     c = facts.collections["contacts"]
-    facts.seeded = {"contacts": [{"contact_name": "Ana Souza", "phone": "555-0134",
-                                  "mail": "ana@example.com", "note": "Met at the fair"},
-                                 {"contact_name": "Ben Okafor", "phone": "+1 (555) 0188",
-                                  "mail": "", "note": "Plays chess"}]}
 
     def choices(field: str) -> object:
         return record_values(facts, c, field).get("choices")
 
-    assert choices("phone") == list(params.PHONES)  # what the records show
+    assert choices("phone") == list(params.PHONES)  # what the app's records show
     assert choices("mail") == list(params.EMAILS)
     assert choices("contact_email") == list(params.EMAILS)  # what its name asks for
+    assert choices("contact_name") == list(params.NAMES)  # people, in a list of contacts
     assert record_values(facts, c, "note") == PHRASE
-    assert record_values(facts, c, "contact_name") == PHRASE
+    # two capitalised words in a field that says nothing of people are no person's name
+    assert record_values(facts, c, "band") == PHRASE
+    # the records seeded for the tasks are of the same kind
+    seeded = facts.seeded["contacts"][len(records):]
+    assert seeded and all(r["contact_name"] in params.NAMES for r in seeded)
