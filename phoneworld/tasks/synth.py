@@ -388,12 +388,12 @@ _ASKS = (
     ({"url", "website", "link"}, params.URLS),
 )
 _EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
-# shows an amount of money: a currency's code or sign ("INR(D)", "$0.00")
 # nouns and field words of lists of people, and a person's name as such a list shows it
 _PEOPLE = frozenset({"contact", "person", "people", "friend", "member", "user", "author", "artist",
                      "player", "student", "employee", "patient", "customer", "guest", "attendee"})
 _PERSON = re.compile(r"[A-Z][^\W\d_]+(?:[ '-][A-Z][^\W\d_]+){1,2}")
 _PHONE = re.compile(r"\+?[\d\s().-]+")  # digits with the marks a phone number is written with
+# shows an amount of money: a currency's code or sign ("INR(D)", "$0.00")
 _MONEY = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|INR|JPY|CNY|CAD|AUD|CHF|RUB|BRL)(?![a-z])|[$€£¥₹]")
 
 
