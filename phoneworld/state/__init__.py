@@ -75,8 +75,8 @@ def infer_state(abstraction: Abstraction, graph: TransitionGraph) -> StateModel:
         variables=state_vars(schema, hidden),
         bindings=_bindings(schema, selected),
         lists=tuple(ListBinding(screen=s, widget=w, collection=c, scroll=steps.get((s, w), 0),
-                                shown={wid: f for f, (wid, what) in schema.item_fields[(s, w)].items()
-                                       if what == "shown"})
+                                shown={wid: f for f, (wid, what)
+                                       in schema.item_fields[(s, w)].items() if what == "shown"})
                     for (s, w), c in sorted(schema.list_vars.items())),
         rules=tuple(rules),
         initial_state={k: v for k, v in initial_state(schema, abstraction, tracked).items()

@@ -17,17 +17,17 @@ state; one that opens a screen later takes what every recorded way into it sets,
   out at a time, the agreed outcome is right 48 times and wrong 6 times, the nearest screen's 18
   and 3 (`bench/untried.py`; the agreed one was right 25 times and wrong 3 while bounds were
   always part of the identity: a labelled row placed lower on a longer form was another widget).
-- **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No",
-  "Dismiss" or "Not now", or one the framework gives that role (an AlertDialog's negative button,
-  a contextual action bar's close button) closes what it is on, as back does: a plain pop. The
-  rule sits on the widget a tap lands on: an icon or caption that takes no taps, all that the
-  clickable view holding it says (a Compose IconButton's "Navigate up" icon, a TextButton's
-  "Cancel"), makes that view the dismiss button; on the icon, the rule would shadow the button's
-  recorded one. On the corpus, 71 of the 79 tried clicks on such widgets went to the screen below
-  (`bench/untried.py`; 71 of 78 with the rule on the caption itself). Labels that confirm ("OK", "Done") are left alone: they as often open
-  another screen. A button's one inner text (an icon font's back arrow or cross, as apps without
-  descriptions show) is not read as its label: of the 10 more tried clicks that would cover on
-  the corpus, 1 went below.
+- **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No", "Dismiss"
+  or "Not now", or one the framework gives that role (an AlertDialog's negative button, a contextual
+  action bar's close button) closes what it is on, as back does: a plain pop. The rule sits on the
+  widget a tap lands on: an icon or caption that takes no taps, all that the clickable view holding
+  it says (a Compose IconButton's "Navigate up" icon, a TextButton's "Cancel"), makes that view the
+  dismiss button; on the icon, the rule would shadow the button's recorded one. On the corpus, 71 of
+  the 79 tried clicks on such widgets went to the screen below (`bench/untried.py`; 71 of 78 with
+  the rule on the caption itself). Labels that confirm ("OK", "Done") are left alone: they as often
+  open another screen. A button's one inner text (an icon font's back arrow or cross, as apps
+  without descriptions show) is not read as its label: of the 10 more tried clicks that would cover
+  on the corpus, 1 went below.
 - **Rows.** A page that is no list but shows its records as `MIN_RUN` or more consecutive
   labelled siblings of one class (a contact list as AutoDroid records it: a Button per contact):
   where at least `MIN_TRIED` of them were tapped and all opened one screen, the untried ones open
@@ -35,15 +35,15 @@ state; one that opens a screen later takes what every recorded way into it sets,
   (`bench/untried.py`); from one tried row it would be 8 right and 25 wrong, and with any
   sibling of one class as a peer 9 right and 58 wrong (a settings page's rows each open their
   own screen).
-- **Labels that name a screen.** A button labelled as exactly one other screen is headed opens
-  that screen: a "Settings" entry opens the page headed "Settings". A screen's heading is its
-  topmost text that acts on nothing and sits in nothing that acts, the same in every recorded
-  visit; the label (at most `MAX_LABEL` characters) must show as such a text on no third screen
-  and not on the button's own (a section header or a field's caption is no page's name). Check
-  boxes and switches act in place and are left out. A caption that takes no taps, all that the
-  clickable view around it says (a Compose or React Native button), labels that view. On the corpus, leaving each tried click out,
-  47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which also
-  took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
+- **Labels that name a screen.** A button labelled as exactly one other screen is headed opens that
+  screen: a "Settings" entry opens the page headed "Settings". A screen's heading is its topmost
+  text that acts on nothing and sits in nothing that acts, the same in every recorded visit; the
+  label (at most `MAX_LABEL` characters) must show as such a text on no third screen and not on the
+  button's own (a section header or a field's caption is no page's name). Check boxes and switches
+  act in place and are left out. A caption that takes no taps, all that the clickable view around it
+  says (a Compose or React Native button), labels that view. On the corpus, leaving each tried click
+  out, 47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which
+  also took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
 - **Overflow menus.** What the action bar's overflow button ("More options") opens is a popup
   menu that choosing an item closes, so the state pass treats it as transient
   (`track.transient_screens`) even where the recording never backed out past it. On the corpus,
