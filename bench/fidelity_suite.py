@@ -1,7 +1,7 @@
 """The corpus fidelity suite: every real trace set under ROOT, built as a user builds it, one table.
 
     python bench/fidelity_suite.py [ROOT] [--heldout 0.2] [--jobs 2] [--json PATH] [--only TEXT]
-                                   [--parts K]
+                                   [--parts K] [--variant NAME]
 
 Default ROOT: ../shared/data/real. Every trace folder the importers recognise under ROOT is one set
 (each DroidBot run, each AutoDroid app, each LlamaTouch trace, each native or plain-dump folder). Each
@@ -40,13 +40,22 @@ built with exit 0, else 1.
 `--parts K` builds every DroidBot run cut into K consecutive runs of its events (each with all
 of the run's state files), as K recordings the compiler has not seen as such: shorter runs that
 start mid-app, end anywhere and hold fewer of each screen's visits. Other sets are built whole.
+
+`--variant NAME` rewrites every DroidBot run before it is built, into a recording of the same
+app that the compiler's rules must read the same way (other sets are built as they are):
+`720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `words` (every word of
+every text and description replaced by a made-up word, the same word always by the same one) and
+`cjk` (every word replaced by Chinese characters, with no spaces between them). A figure that
+moves under a variant is a rule that depends on the screen's size or on English.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -124,6 +133,73 @@ def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
             shutil.copyfile(path, folder / "states" / path.name)
         folders.append(folder)
     return folders
+
+
+VARIANTS = ("720p", "words", "cjk")
+_CONSONANTS, _VOWELS = "bcdfghjklmnprstvwz", "aeiou"
+_WORD = re.compile(r"[^\W\d_]+")
+_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
+
+
+def _made_up(word: str, variant: str) -> str:
+    """The word `variant` writes for `word`: the same for every spelling of it, by a hash."""
+    digest = hashlib.sha1(word.lower().encode("utf-8")).digest()
+    if variant == "cjk":
+        return "".join(chr(0x4E00 + int.from_bytes(digest[2 * k:2 * k + 2], "big") % 20000)
+                       for k in range(min(4, 1 + len(word) // 4)))
+    out = "".join(_CONSONANTS[digest[2 * k] % len(_CONSONANTS)] + _VOWELS[digest[2 * k + 1] % 5]
+                  for k in range(max(2, -(-len(word) // 2))))
+    if word.isupper() and len(word) > 1:
+        return out.upper()
+    return out.capitalize() if word[0].isupper() else out
+
+
+def _rewrite_text(text: Any, variant: str) -> Any:
+    if not isinstance(text, str) or variant == "720p":
+        return text
+    out = _WORD.sub(lambda m: _made_up(m.group(), variant), text)
+    return _CJK_GAP.sub("", out) if variant == "cjk" else out
+
+
+def _rewrite_view(view: dict[str, Any], variant: str) -> None:
+    if variant == "720p":
+        if isinstance(view.get("bounds"), list):
+            view["bounds"] = [[round(c * 2 / 3) for c in point] for point in view["bounds"]]
+            (x0, y0), (x1, y1) = view["bounds"]
+            view["size"] = f"{x1 - x0}*{y1 - y0}"
+        return
+    for key in ("text", "content_description"):
+        view[key] = _rewrite_text(view.get(key), variant)
+
+
+def rewrite_run(run: Path, variant: str, out: Path) -> Path:
+    """A DroidBot run rewritten as `variant` (see `--variant`) under `out / run.name`: states and
+    events (JSON only; a file that does not parse is copied as it is)."""
+    folder = out / run.name
+    for sub in ("events", "states"):
+        (folder / sub).mkdir(parents=True)
+        for path in sorted((run / sub).glob("*.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                shutil.copyfile(path, folder / sub / path.name)
+                continue
+            if sub == "states":
+                for view in data.get("views") or []:
+                    _rewrite_view(view, variant)
+                if variant == "720p" and data.get("width"):
+                    data["width"], data["height"] = 720, 1280
+            else:
+                event = data.get("event") or {}
+                if isinstance(event.get("view"), dict):
+                    _rewrite_view(event["view"], variant)
+                event["text"] = _rewrite_text(event.get("text"), variant)
+                for key in ("x", "y"):
+                    if variant == "720p" and isinstance(event.get(key), (int, float)):
+                        event[key] = round(event[key] * 2 / 3)
+            (folder / sub / path.name).write_text(json.dumps(data, ensure_ascii=False),
+                                                  encoding="utf-8")
+    return folder
 
 
 def check_bars(rows: list[dict[str, Any]]) -> list[str]:
@@ -263,6 +339,8 @@ def main() -> int:
     parser.add_argument("--only", default="", help="only sets whose path contains this text")
     parser.add_argument("--parts", type=int, default=1,
                         help="build each DroidBot run cut into this many runs of its events")
+    parser.add_argument("--variant", choices=VARIANTS,
+                        help="rewrite every DroidBot run as this variant before it is built")
     parser.add_argument("--json", dest="json_path", default=str(REPO / "bench" / "results" /
                                                                  "fidelity_suite.json"))
     args = parser.parse_args()
@@ -282,6 +360,8 @@ def main() -> int:
         sets, names = [], {}
         for folder, fmt in found:
             name = str(folder.relative_to(root)) if folder != root else folder.name
+            if args.variant and fmt == "droidbot":
+                folder = rewrite_run(folder, args.variant, Path(tmp) / "variant" / name)
             pieces = (cut_run(folder, args.parts, Path(tmp) / "parts" / name)
                       if args.parts > 1 and fmt == "droidbot" else [folder])
             for piece in pieces:
@@ -306,7 +386,7 @@ def main() -> int:
     out = Path(args.json_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"root": str(root), "heldout": args.heldout,
-                               "parts": args.parts, "rows": rows,
+                               "parts": args.parts, "variant": args.variant, "rows": rows,
                                "means": means}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
     return 0 if all(r["exit"] == 0 and not r["traceback"] for r in rows) else 1
