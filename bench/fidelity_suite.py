@@ -45,7 +45,8 @@ start mid-app, end anywhere and hold fewer of each screen's visits. Other sets a
 app that the compiler's rules must read the same way (other sets are built as they are):
 `720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `words` (every word of
 every text and description replaced by a made-up word, the same word always by the same one) and
-`cjk` (every word replaced by Chinese characters, with no spaces between them). A figure that
+`cjk` (every word replaced by Chinese characters, with no spaces between them) and `noids` (no
+view has a resource id, as in most Compose, Flutter and React Native apps). A figure that
 moves under a variant is a rule that depends on the screen's size or on English.
 """
 
@@ -135,7 +136,7 @@ def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
     return folders
 
 
-VARIANTS = ("720p", "words", "cjk")
+VARIANTS = ("720p", "words", "cjk", "noids")
 _CONSONANTS, _VOWELS = "bcdfghjklmnprstvwz", "aeiou"
 _WORD = re.compile(r"[^\W\d_]+")
 _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
@@ -143,19 +144,20 @@ _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
 
 def _made_up(word: str, variant: str) -> str:
     """The word `variant` writes for `word`: the same for every spelling of it, by a hash."""
-    digest = hashlib.sha1(word.lower().encode("utf-8")).digest()
+    size = min(4, 1 + len(word) // 4) if variant == "cjk" else max(2, -(-len(word) // 2))
+    digest = hashlib.shake_256(word.lower().encode("utf-8")).digest(2 * size)
     if variant == "cjk":
         return "".join(chr(0x4E00 + int.from_bytes(digest[2 * k:2 * k + 2], "big") % 20000)
-                       for k in range(min(4, 1 + len(word) // 4)))
+                       for k in range(size))
     out = "".join(_CONSONANTS[digest[2 * k] % len(_CONSONANTS)] + _VOWELS[digest[2 * k + 1] % 5]
-                  for k in range(max(2, -(-len(word) // 2))))
+                  for k in range(size))
     if word.isupper() and len(word) > 1:
         return out.upper()
     return out.capitalize() if word[0].isupper() else out
 
 
 def _rewrite_text(text: Any, variant: str) -> Any:
-    if not isinstance(text, str) or variant == "720p":
+    if not isinstance(text, str) or variant not in ("words", "cjk"):
         return text
     out = _WORD.sub(lambda m: _made_up(m.group(), variant), text)
     return _CJK_GAP.sub("", out) if variant == "cjk" else out
@@ -167,6 +169,9 @@ def _rewrite_view(view: dict[str, Any], variant: str) -> None:
             view["bounds"] = [[round(c * 2 / 3) for c in point] for point in view["bounds"]]
             (x0, y0), (x1, y1) = view["bounds"]
             view["size"] = f"{x1 - x0}*{y1 - y0}"
+        return
+    if variant == "noids":
+        view["resource_id"] = None
         return
     for key in ("text", "content_description"):
         view[key] = _rewrite_text(view.get(key), variant)

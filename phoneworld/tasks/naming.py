@@ -150,19 +150,35 @@ def label_like(text: str) -> bool:
     time: "Mon Feb 06 2023" is the day the app was recorded, not what a screen is called). A
     mark standing apart is no word: "Log In / Sign Up" is four. A few words that exclaim are a
     heading, not a sentence: "Wrong Answer!", "Welcome to Blobit!"."""
-    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    return 0 < len(words) <= 4 and not text.endswith(SENTENCE_ENDS) and not datelike(text)
+    words = sum(_word_count(w) for w in text.split())
+    return 0 < words <= 4 and not text.endswith(SENTENCE_ENDS) and not datelike(text)
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _word_count(piece: str) -> int:
+    """The words in a piece of text between spaces: none for a mark, one for a word, and for
+    Chinese, Japanese or Korean, written without spaces, one per two characters."""
+    cjk = len(_CJK.findall(piece))
+    if cjk:
+        return -(-cjk // 2) + any(ch.isalnum() for ch in _CJK.sub("", piece))
+    return 1 if any(ch.isalnum() for ch in piece) else 0
 
 
 _MONTHS_DAYS = ("jan feb mar apr may jun jul aug sep sept oct nov dec january february march april "
                 "june july august september october november december mon tue tues wed thu thur "
                 "thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday").split()
 _DATE = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
+# a year beside a day's number, in any language's words: "6. Februar 2023", "2023年2月6日"
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_DAY = re.compile(r"(?<!\d)\d{1,2}(?!\d)")
 
 
 def datelike(text: str) -> bool:
-    """A date or a time: 10:30, 2023-02-06, 06/02/2023, or a month or weekday with a number."""
-    if _DATE.search(text):
+    """A date or a time: 10:30, 2023-02-06, 06/02/2023, a year with a day's number, or a month
+    or weekday with a number."""
+    if _DATE.search(text) or (_YEAR.search(text) and _DAY.search(text)):
         return True
     words = re.findall(r"[a-z]+", text.lower())
     return any(ch.isdigit() for ch in text) and any(w in _MONTHS_DAYS for w in words)

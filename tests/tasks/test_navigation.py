@@ -224,13 +224,18 @@ def test_an_opener_that_shows_a_choice_of_the_screen_it_opens_names_no_screen() 
 
 
 @pytest.mark.parametrize("text", ["0 CAD", "and", "of the", "\uf1d4", "A sentence, quite long.",
-                                  "Mon Feb 06 2023", "10:30", "2023-02-06", "06/02/2023", "Sun 5"],
+                                  "Mon Feb 06 2023", "10:30", "2023-02-06", "06/02/2023", "Sun 5",
+                                  "Lun 6 févr. 2023", "Sobe Jiti 06 2023", "2023年2月6日 星期一",
+                                  "请输入您的手机号码"],
                          ids=["value", "function-word", "function-words", "glyph", "sentence",
-                              "date", "time", "iso-date", "numeric-date", "weekday"])
+                              "date", "time", "iso-date", "numeric-date", "weekday",
+                              "other-language-date", "made-up-words-date", "chinese-date",
+                              "chinese-sentence"])
 def test_values_and_pieces_of_text_are_no_names(text: str) -> None:
     assert not sn.usable(text)
     assert sn.usable("Select a Country") and sn.usable("ALL IMAGE")
     assert sn.usable("Sunday") and sn.usable("Room 101") and sn.usable("May")
+    assert sn.usable("Best of 2023") and sn.usable("添加联系人") and sn.usable("新建 Note")
 
 
 def test_a_mark_standing_apart_is_no_word() -> None:
