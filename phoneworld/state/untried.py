@@ -19,7 +19,8 @@ state; one that opens a screen later takes what every recorded way into it sets,
   always part of the identity: a labelled row placed lower on a longer form was another widget).
 - **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No", "Dismiss"
   or "Not now", or one the framework gives that role (an AlertDialog's negative button, a contextual
-  action bar's close button) closes what it is on, as back does: a plain pop. The rule sits on the
+  action bar's close button, the toolbar's up button in any language AppCompat speaks:
+  `framework_labels`) closes what it is on, as back does: a plain pop. The rule sits on the
   widget a tap lands on: an icon or caption that takes no taps, all that the clickable view holding
   it says (a Compose IconButton's "Navigate up" icon, a TextButton's "Cancel"), makes that view the
   dismiss button; on the icon, the rule would shadow the button's recorded one. On the corpus, 71 of
@@ -44,7 +45,8 @@ state; one that opens a screen later takes what every recorded way into it sets,
   says (a Compose or React Native button), labels that view. On the corpus, leaving each tried click
   out, 47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which
   also took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
-- **Overflow menus.** What the action bar's overflow button ("More options") opens is a popup
+- **Overflow menus.** What the action bar's overflow button ("More options", or its label in any
+  language AppCompat speaks) opens is a popup
   menu that choosing an item closes, so the state pass treats it as transient
   (`track.transient_screens`) even where the recording never backed out past it. On the corpus,
   the recording's own evidence agrees for 11 of the 11 such menus it has evidence for.
@@ -52,6 +54,7 @@ state; one that opens a screen later takes what every recorded way into it sets,
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
@@ -59,6 +62,7 @@ from phoneworld.ir.graph import TransitionGraph
 from phoneworld.ir.model import Rule
 from phoneworld.ir.screens import Abstraction, TemplateNode
 from phoneworld.runtime.semantics import takes
+from phoneworld.state import framework_labels
 
 __all__ = ["DISMISS", "DISMISS_IDS", "OVERFLOW", "dismiss_widgets", "is_dismiss",
            "overflow_widgets", "untried_rules"]
@@ -71,12 +75,21 @@ _ACTIONS = {"click", "long_press"}
 Ident = tuple[object, ...]  # package, class, resource id, description, text, bounds
 Key = tuple[object, ...]  # the action, then the widget's identity
 Outcome = str | None  # the target screen; None: pop to the back stack; "": stay
-DISMISS = frozenset({"cancel", "close", "back", "navigate up", "no", "dismiss", "not now"})
+_INVISIBLE = re.compile("[\u200b-\u200f\u2060\ufeff]")
+
+
+def label_key(text: str) -> str:
+    """A label as the rules below compare it: case, spacing and invisible joiners set aside."""
+    return " ".join(_INVISIBLE.sub("", text).casefold().split())
+
+
+DISMISS = frozenset({"cancel", "close", "back", "navigate up", "no", "dismiss", "not now"}
+                    | {label_key(t) for t in framework_labels.UP.values()})
 # the framework's own: an AlertDialog's negative button, a contextual action bar's close button
 DISMISS_IDS = frozenset({"android:id/button2", "android:id/action_mode_close_button"})
 # the action bar's overflow button (the framework's content description): what it opens is a
 # popup menu, which closes when one of its items is chosen
-OVERFLOW = frozenset({"more options"})
+OVERFLOW = frozenset({label_key(t) for t in framework_labels.OVERFLOW.values()})
 
 
 def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
@@ -97,7 +110,7 @@ def untried_rules(abstraction: Abstraction, graph: TransitionGraph,
 def is_dismiss(node: TemplateNode) -> bool:
     """Whether `node` is a dismiss button: labelled as one, or with a framework id of that role
     (not a field, whatever it shows)."""
-    label = (node.text or node.content_desc).strip().lower()
+    label = label_key(node.text or node.content_desc)
     return (label in DISMISS or node.resource_id in DISMISS_IDS) and not node.editable
 
 
@@ -114,7 +127,7 @@ def overflow_widgets(abstraction: Abstraction) -> frozenset[tuple[str, str]]:
     widget a tap on it lands on (`_tapped`)."""
     return frozenset((screen.id, taker.wid) for screen in abstraction.screens
                      for node, taker in _tapped(screen.root)
-                     if node.content_desc.strip().lower() in OVERFLOW)
+                     if label_key(node.content_desc) in OVERFLOW)
 
 
 def _tapped(root: TemplateNode) -> list[tuple[TemplateNode, TemplateNode]]:

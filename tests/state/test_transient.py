@@ -4,6 +4,8 @@ never backed out of skips it too."""
 
 from __future__ import annotations
 
+import pytest
+
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.state import prepare
@@ -139,6 +141,19 @@ def test_what_the_overflow_button_opens_is_a_menu_without_any_back_through_it() 
     for action in (tap(OVERFLOW), tap(button("Settings", 0)), back()):
         sim.step(action)
     assert sim.screen == s["Inbox"]
+
+
+@pytest.mark.parametrize("desc", ["Weitere Optionen", "更多选项", "その他のオプション"],
+                         ids=["german", "chinese", "japanese"])
+def test_the_overflow_button_is_read_in_any_language_appcompat_speaks(desc: str) -> None:
+    # the app run in German, Chinese or Japanese: the framework's label in that language
+    more = view("android.widget.ImageView", b(900, 0, W, 150), desc=desc, clickable=True)
+    inbox = screen(view(TEXT, b(0, 0, 800, 150), id="title", text="Inbox"), more,
+                   activity=".InboxActivity")
+    c = compile_app(traces(episode("run#1", inbox, tap(more), MENU,
+                                   tap(button("Settings", 0)), SETTINGS)))
+    schema, _ = prepare(c.abstraction, c.graph)
+    assert schema.transient == {ids(c)["Menu"]}
 
 
 def test_an_overflow_popup_back_returned_to_is_not_a_menu() -> None:

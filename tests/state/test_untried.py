@@ -4,6 +4,8 @@ nothing."""
 
 from __future__ import annotations
 
+import pytest
+
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from tests.compiler_support import (
@@ -266,3 +268,24 @@ def test_a_button_whose_caption_names_a_screen_opens_it_where_the_caption_takes_
     sim.reset()
     sim.step(tap(holders["Settings"]))
     assert sim.screen == ids["SettingsActivity"]
+
+
+@pytest.mark.parametrize("desc", ["转到上一层级", "Nach oben", "Перейти вверх", "Gino huca"],
+                         ids=["chinese", "german", "russian", "no-language"])
+def test_the_up_button_closes_its_screen_in_any_language_appcompat_speaks(desc: str) -> None:
+    """The toolbar's up button described in the app's language (AppCompat's own translations,
+    `state.framework_labels`), untried: it closes its screen as "Navigate up" does."""
+    delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
+    up = _icon_button(0, desc)
+    c = compile_app(traces(episode("run#1", home, tap(delete), _under(up, "Edit", ".EditActivity"))))
+    inferred = [(t.nav, t.target) for t in c.spec.transitions if t.support == 0]
+    if desc == "Gino huca":  # no such label in any language: nothing is inferred
+        assert inferred == []
+        return
+    assert inferred == [("pop", None)]
+    sim = Simulator(c.spec)
+    sim.reset()
+    sim.step(tap(delete))
+    sim.step(tap(up))
+    assert sim.screen == c.spec.start_screen
