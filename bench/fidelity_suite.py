@@ -48,6 +48,9 @@ every text and description replaced by a made-up word, the same word always by t
 `cjk` (every word replaced by Chinese characters, with no spaces between them) and `noids` (no
 view has a resource id, as in most Compose, Flutter and React Native apps). A figure that
 moves under a variant is a rule that depends on the screen's size or on English.
+
+`--compare PATH` closes with every figure of a set that differs from the table in PATH (a JSON
+this script wrote, say for the sets as recorded): `set: column before -> now`.
 """
 
 from __future__ import annotations
@@ -327,6 +330,23 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
     return means
 
 
+def compare(rows: list[dict[str, Any]], path: Path) -> list[str]:
+    """Each figure of a set in `rows` that differs from the same set's in the table at `path`."""
+    before = {r["set"]: r for r in json.loads(path.read_text(encoding="utf-8"))["rows"]}
+    lines = []
+    for r in rows:
+        old = before.get(r["set"])
+        if old is None:
+            lines.append(f"{r['set']}: not in {path.name}")
+            continue
+        pairs = [(h, cell(k, old.get(k), 0).strip(), cell(k, r.get(k), 0).strip())
+                 for k, h, _ in COLUMNS if k != "seconds"]
+        moved = [f"{h} {a} -> {b}" for h, a, b in pairs if a != b]  # as the table prints them
+        if moved:
+            lines.append(f"{r['set']}: " + ", ".join(moved))
+    return lines
+
+
 def pooled_covered(rows: list[dict[str, Any]]) -> tuple[int, int] | None:
     """(matched, covered) changing held-out steps over all sets, or None when none is covered."""
     counted = [(r["covered_match"], r["covered_chg"]) for r in rows
@@ -346,6 +366,8 @@ def main() -> int:
                         help="build each DroidBot run cut into this many runs of its events")
     parser.add_argument("--variant", choices=VARIANTS,
                         help="rewrite every DroidBot run as this variant before it is built")
+    parser.add_argument("--compare", help="a table this script wrote: name the figures that "
+                                          "differ from it")
     parser.add_argument("--json", dest="json_path", default=str(REPO / "bench" / "results" /
                                                                  "fidelity_suite.json"))
     args = parser.parse_args()
@@ -388,6 +410,12 @@ def main() -> int:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             rows = list(pool.map(one, enumerate(sets)))
     means = print_table(rows)
+    if args.compare:
+        moved = compare(rows, Path(args.compare))
+        print(f"against {args.compare}: {len(moved)} of {len(rows)} sets differ"
+              + ("" if moved else ", none"))
+        for line in moved:
+            print(f"  {line}")
     out = Path(args.json_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"root": str(root), "heldout": args.heldout,
