@@ -45,8 +45,10 @@ start mid-app, end anywhere and hold fewer of each screen's visits. Other sets a
 app that the compiler's rules must read the same way (other sets are built as they are):
 `720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `words` (every word of
 every text and description replaced by a made-up word, the same word always by the same one) and
-`cjk` (every word replaced by Chinese characters, with no spaces between them) and `noids` (no
-view has a resource id, as in most Compose, Flutter and React Native apps). A figure that
+`cjk` (every word replaced by Chinese characters, with no spaces between them), `noids` (no
+view has a resource id, as in most Compose, Flutter and React Native apps) and `gaps` (one state
+file in ten lost, chosen by a hash of its name, as runs that crashed or were copied in part lose
+them). A figure that
 moves under a variant is a rule that depends on the screen's size or on English.
 
 `--compare PATH` closes with every figure of a set that differs from the table in PATH (a JSON
@@ -139,7 +141,7 @@ def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
     return folders
 
 
-VARIANTS = ("720p", "words", "cjk", "noids")
+VARIANTS = ("720p", "words", "cjk", "noids", "gaps")
 _CONSONANTS, _VOWELS = "bcdfghjklmnprstvwz", "aeiou"
 _WORD = re.compile(r"[^\W\d_]+")
 _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
@@ -159,6 +161,11 @@ def _made_up(word: str, variant: str) -> str:
     return out.capitalize() if word[0].isupper() else out
 
 
+def _lost(name: str) -> bool:
+    """Whether the `gaps` variant loses this state file: one in ten, by a hash of its name."""
+    return hashlib.sha1(name.encode("utf-8")).digest()[0] % 10 == 0
+
+
 def _rewrite_text(text: Any, variant: str) -> Any:
     if not isinstance(text, str) or variant not in ("words", "cjk"):
         return text
@@ -172,12 +179,11 @@ def _rewrite_view(view: dict[str, Any], variant: str) -> None:
             view["bounds"] = [[round(c * 2 / 3) for c in point] for point in view["bounds"]]
             (x0, y0), (x1, y1) = view["bounds"]
             view["size"] = f"{x1 - x0}*{y1 - y0}"
-        return
-    if variant == "noids":
+    elif variant == "noids":
         view["resource_id"] = None
-        return
-    for key in ("text", "content_description"):
-        view[key] = _rewrite_text(view.get(key), variant)
+    elif variant in ("words", "cjk"):
+        for key in ("text", "content_description"):
+            view[key] = _rewrite_text(view.get(key), variant)
 
 
 def rewrite_run(run: Path, variant: str, out: Path) -> Path:
@@ -187,6 +193,8 @@ def rewrite_run(run: Path, variant: str, out: Path) -> Path:
     for sub in ("events", "states"):
         (folder / sub).mkdir(parents=True)
         for path in sorted((run / sub).glob("*.json")):
+            if variant == "gaps" and sub == "states" and _lost(path.name):
+                continue
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (ValueError, UnicodeDecodeError):
