@@ -20,7 +20,8 @@ state; one that opens a screen later takes what every recorded way into it sets,
 - **Dismiss buttons.** A button labelled "Cancel", "Close", "Back", "Navigate up", "No", "Dismiss"
   or "Not now", or one the framework gives that role (an AlertDialog's negative button, a contextual
   action bar's close button, the toolbar's up button in any language AppCompat speaks:
-  `framework_labels`) closes what it is on, as back does: a plain pop. The rule sits on the
+  `framework_labels`) closes what it is on, as back does: a plain pop. The captions are read in
+  the languages most apps ship in too ("取消", "Abbrechen", `DISMISS_ELSEWHERE`). The rule sits on the
   widget a tap lands on: an icon or caption that takes no taps, all that the clickable view holding
   it says (a Compose IconButton's "Navigate up" icon, a TextButton's "Cancel"), makes that view the
   dismiss button; on the icon, the rule would shadow the button's recorded one. On the corpus, 71 of
@@ -83,7 +84,13 @@ def label_key(text: str) -> str:
     return " ".join(_INVISIBLE.sub("", text).casefold().split())
 
 
+# "Cancel", "Close" and "Back" as the languages most apps ship in write them (Chinese, Japanese,
+# Korean, German, French, Spanish, Portuguese, Russian, Italian): a custom dialog's "取消"
+DISMISS_ELSEWHERE = ("取消 关闭 關閉 返回 キャンセル 閉じる 戻る 취소 닫기 abbrechen schließen zurück "
+                     "annuler fermer retour cancelar cerrar atrás fechar voltar отмена закрыть "
+                     "назад annulla chiudi indietro").split()
 DISMISS = frozenset({"cancel", "close", "back", "navigate up", "no", "dismiss", "not now"}
+                    | {label_key(t) for t in DISMISS_ELSEWHERE}
                     | {label_key(t) for t in framework_labels.UP.values()})
 # the framework's own: an AlertDialog's negative button, a contextual action bar's close button
 DISMISS_IDS = frozenset({"android:id/button2", "android:id/action_mode_close_button"})

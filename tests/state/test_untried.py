@@ -125,6 +125,16 @@ def test_an_untried_cancel_button_closes_its_screen_as_back_does() -> None:
     assert sim.screen == c.spec.start_screen
 
 
+@pytest.mark.parametrize("caption", ["取消", "キャンセル", "Schließen", "Отмена"],
+                         ids=["chinese", "japanese", "german", "russian"])
+def test_an_untried_cancel_button_in_another_language_closes_its_screen(caption: str) -> None:
+    delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
+    home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
+    c = compile_app(traces(episode("run#1", home, tap(delete), dialog("OK", caption))))
+    inferred = [t for t in c.spec.transitions if t.support == 0]
+    assert [(t.action, t.nav, t.target) for t in inferred] == [("click", "pop", None)]
+
+
 def _contacts(*names: str) -> Observation:
     return screen(view(TEXT, b(0, 0, W, 150), id="title", text="Contacts"),
                   *(view(BUTTON, b(0, 200 + 150 * k, W, 340 + 150 * k), text=n, clickable=True)
