@@ -47,10 +47,10 @@ state; one that opens a screen later takes what every recorded way into it sets,
   out, 47 right and 4 wrong (`bench/untried.py`; 49 and 5 with any such text as a heading, which
   also took a settings section "SHUTTER" for the shutter button's page); the rules above come first.
 - **Overflow menus.** What the action bar's overflow button ("More options", or its label in any
-  language AppCompat speaks) opens is a popup
-  menu that choosing an item closes, so the state pass treats it as transient
-  (`track.transient_screens`) even where the recording never backed out past it. On the corpus,
-  the recording's own evidence agrees for 11 of the 11 such menus it has evidence for.
+  language AppCompat speaks) opens is a popup menu that choosing an item closes, so the state
+  pass treats it as transient (`track.transient_screens`) even where the recording never backed
+  out past it. On the corpus, the recording's own evidence agrees for 11 of the 11 such menus it
+  has evidence for.
 """
 
 from __future__ import annotations

@@ -288,7 +288,8 @@ def test_the_up_button_closes_its_screen_in_any_language_appcompat_speaks(desc: 
     delete = view(BUTTON, b(0, 300, W, 480), text="Delete", clickable=True)
     home = screen(view(TEXT, b(0, 0, W, 150), id="title", text="Home"), delete)
     up = _icon_button(0, desc)
-    c = compile_app(traces(episode("run#1", home, tap(delete), _under(up, "Edit", ".EditActivity"))))
+    edit = _under(up, "Edit", ".EditActivity")
+    c = compile_app(traces(episode("run#1", home, tap(delete), edit)))
     inferred = [(t.nav, t.target) for t in c.spec.transitions if t.support == 0]
     if desc == "Gino huca":  # no such label in any language: nothing is inferred
         assert inferred == []
