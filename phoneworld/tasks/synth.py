@@ -387,6 +387,21 @@ _ASKS = (
     ({"password", "passcode", "pwd", "pass"}, params.PASSWORDS),
     ({"url", "website", "link"}, params.URLS),
 )
+# The same in the languages most apps ship in (Chinese, Japanese, Korean, German, French,
+# Spanish, Portuguese, Russian, Italian), found anywhere in the field's label, id or description:
+# "请输入手机号码", "Telefonnummer", "Mot de passe"
+_ASKS_ELSEWHERE: dict[tuple[str, ...], tuple[str, ...]] = {
+    params.EMAILS: ("邮箱", "邮件", "郵件", "電子郵件", "メール", "이메일", "correo", "courriel",
+                    "почта"),
+    params.PHONES: ("手机", "手機", "电话", "電話", "携帯", "전화", "휴대폰", "telefon", "téléphone",
+                    "teléfono", "telefone", "телефон", "telefono", "móvil", "celular"),
+    params.NUMBERS: ("验证码", "驗證碼", "数量", "數量", "金额", "金額", "价格", "價格", "年龄",
+                     "年齡", "番号", "번호", "코드", "código", "numéro", "número", "nummer",
+                     "numero", "код", "номер", "cantidad", "montant", "betrag"),
+    params.PASSWORDS: ("密码", "密碼", "パスワード", "비밀번호", "passwort", "mot de passe",
+                       "contraseña", "senha", "пароль"),
+    params.URLS: ("网址", "網址", "链接", "連結", "リンク", "링크", "enlace"),
+}
 _EMAIL = re.compile(r"^[^@\s]*@[^@\s]*$")  # shows an address, or the start of one ("@")
 # nouns and field words of lists of people, and a person's name as such a list shows it
 _PEOPLE = frozenset({"contact", "person", "people", "friend", "member", "user", "author", "artist",
@@ -399,7 +414,8 @@ _MONEY = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|INR|JPY|CNY|CAD|AUD|CHF|RUB|BRL)
 
 def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     """What a user would type into field `name`: what the field asks for (a password field, a
-    field whose id, description or label says "email", "phone", "code", ..., or one that shows an
+    field whose id, description or label says "email", "phone", "code", ... in English or another
+    language most apps ship in (`_ASKS_ELSEWHERE`), or one that shows an
     address (or its "@"), a number or an amount of money ("INR", "$") at the start), else a short
     phrase."""
     bound = nm.bound_widget(facts.app, name, "text")
@@ -409,9 +425,11 @@ def fill_values(facts: AppFacts, name: str, label: str) -> Raw:
     said = " ".join([name, label, w.resource_id.split(":id/", 1)[-1] if w else "",
                      w.content_desc if w else ""])
     words = {x for t in nm.tokens(said) for x in re.findall(r"[a-z]+", t)}
+    text = said.casefold()
     shown = str(facts.start.get(name) or "").strip()
     for asks, values in _ASKS:
-        if words & asks or (values is params.EMAILS and _EMAIL.search(shown)) or (
+        if words & asks or any(w in text for w in _ASKS_ELSEWHERE[values]) or (
+                values is params.EMAILS and _EMAIL.search(shown)) or (
                 values is params.NUMBERS and (shown.isdigit() or _MONEY.search(shown))):
             return {"type": "text", "from": "choice", "choices": list(values)}
     return PHRASE

@@ -8,6 +8,7 @@ from phoneworld.ir.app import AppSpec, RemoveEffect
 from phoneworld.ir.trace import Observation
 from phoneworld.runtime.sim import Simulator
 from phoneworld.tasks import naming as nm
+from phoneworld.tasks import params
 from phoneworld.tasks import sanity
 from phoneworld.tasks.spec import TaskSpec
 from phoneworld.tasks.synthesis import synthesize
@@ -227,6 +228,33 @@ def test_a_fill_task_types_what_the_field_asks_for() -> None:
     phrased = [k for k, t in fills.items()
                if all(getattr(p, "from_", "") == "phrase" for p in t.params.values())]
     assert phrased == ["fill_note"], fills.keys()
+
+
+def test_a_fill_task_types_what_a_field_asks_for_in_another_language() -> None:
+    # The same form in a Chinese app: the fields' hints say phone, code and password; a note
+    # field ("备注") gets a phrase.
+    hints = ("请输入手机号码", "验证码", "密码", "备注")
+    fields = [view(EDIT, b(40, 300 + 200 * k, 1040, 420 + 200 * k)) for k in range(4)]
+
+    def form(*typed: str) -> Observation:
+        return screen(view(TEXT, b(40, 100, 1040, 200), text="登录"),
+                      *(f.model_copy(update={"text": t or h})
+                        for f, t, h in zip(fields, typed, hints)))
+
+    steps: list = [form("", "", "", "")]  # type: ignore[type-arg]
+    typed = ["", "", "", ""]
+    for k, text in enumerate(("13800138000", "4821", "abc", "hi")):
+        steps += [tap(fields[k]), form(*typed), type_(text)]
+        typed[k] = text
+        steps.append(form(*typed))
+    app = compile_app(traces(episode("e0", *steps))).spec
+    fills = {t.id: t for t in _kept(app).values() if t.kind() == "fill"}
+    draws = [set(p.choices) for t in fills.values() for p in t.params.values()
+             if getattr(p, "choices", None)]
+    assert set(params.PHONES) in draws and set(params.NUMBERS) in draws, fills.keys()
+    assert set(params.PASSWORDS) in draws, fills.keys()
+    assert sum(all(getattr(p, "from_", "") == "phrase" for p in t.params.values())
+               for t in fills.values()) == 1
 
 
 def test_a_field_in_a_flat_page_is_named_by_what_it_shows() -> None:
