@@ -1,7 +1,7 @@
 """The corpus fidelity suite: every real trace set under ROOT, built as a user builds it, one table.
 
     python bench/fidelity_suite.py [ROOT] [--heldout 0.2] [--jobs 2] [--json PATH] [--only TEXT]
-                                   [--parts K] [--variant NAME]
+                                   [--parts K] [--variant NAME] [--compare PATH]
 
 Default ROOT: ../shared/data/real. Every trace folder the importers recognise under ROOT is one set
 (each DroidBot run, each AutoDroid app, each LlamaTouch trace, each native or plain-dump folder). Each
@@ -44,15 +44,17 @@ start mid-app, end anywhere and hold fewer of each screen's visits. Other sets a
 `--variant NAME` rewrites every DroidBot run before it is built, into a recording of the same
 app that the compiler's rules must read the same way (other sets are built as they are):
 `720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `words` (every word of
-every text and description replaced by a made-up word, the same word always by the same one) and
-`cjk` (every word replaced by Chinese characters, with no spaces between them), `noids` (no
-view has a resource id, as in most Compose, Flutter and React Native apps) and `gaps` (one state
-file in ten lost, chosen by a hash of its name, as runs that crashed or were copied in part lose
-them). A figure that
-moves under a variant is a rule that depends on the screen's size or on English.
+every text and description replaced by a made-up word, the same word always by the same one),
+`cjk` (every word replaced by Chinese characters, with no spaces between them), `noids` (no view
+has a resource id, as in most Compose, Flutter and React Native apps) and `gaps` (one state file
+in ten lost, chosen by a hash of its name, as runs that crashed or were copied in part lose
+them). A figure that moves under a variant is a rule that depends on the screen's size, on
+English, on resource ids or on every state file being there.
 
 `--compare PATH` closes with every figure of a set that differs from the table in PATH (a JSON
-this script wrote, say for the sets as recorded): `set: column before -> now`.
+this script wrote, say for the sets as recorded): `set: column before -> now`. Without `--json`,
+a run with `--parts` or `--variant` writes its own table (`fidelity_suite_parts3_cjk.json`), never
+the one of the sets as recorded.
 """
 
 from __future__ import annotations
@@ -338,18 +340,27 @@ def print_table(rows: list[dict[str, Any]]) -> dict[str, float | None]:
     return means
 
 
-def compare(rows: list[dict[str, Any]], path: Path) -> list[str]:
-    """Each figure of a set in `rows` that differs from the same set's in the table at `path`."""
-    before = {r["set"]: r for r in json.loads(path.read_text(encoding="utf-8"))["rows"]}
+def load_table(path: Path) -> dict[str, dict[str, Any]]:
+    """The rows of a table this script wrote (`--json`), by set."""
+    table = json.loads(path.read_text(encoding="utf-8"))
+    rows = table.get("rows") if isinstance(table, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "set" in r for r in rows):
+        raise ValueError("it holds no rows of sets")
+    return {r["set"]: r for r in rows}
+
+
+def compare(rows: list[dict[str, Any]], before: dict[str, dict[str, Any]]) -> list[str]:
+    """Each figure of a set in `rows` that differs from the same set's in `before`
+    (`load_table`), as the table prints them."""
     lines = []
     for r in rows:
         old = before.get(r["set"])
         if old is None:
-            lines.append(f"{r['set']}: not in {path.name}")
+            lines.append(f"{r['set']}: not in the table compared with")
             continue
         pairs = [(h, cell(k, old.get(k), 0).strip(), cell(k, r.get(k), 0).strip())
                  for k, h, _ in COLUMNS if k != "seconds"]
-        moved = [f"{h} {a} -> {b}" for h, a, b in pairs if a != b]  # as the table prints them
+        moved = [f"{h} {a} -> {b}" for h, a, b in pairs if a != b]
         if moved:
             lines.append(f"{r['set']}: " + ", ".join(moved))
     return lines
@@ -376,8 +387,8 @@ def main() -> int:
                         help="rewrite every DroidBot run as this variant before it is built")
     parser.add_argument("--compare", help="a table this script wrote: name the figures that "
                                           "differ from it")
-    parser.add_argument("--json", dest="json_path", default=str(REPO / "bench" / "results" /
-                                                                 "fidelity_suite.json"))
+    parser.add_argument("--json", dest="json_path", help="where the table is written as JSON "
+                        "(default: bench/results/fidelity_suite[_partsK][_VARIANT].json)")
     args = parser.parse_args()
     root = Path(args.root).resolve()
     if not root.is_dir():
@@ -387,6 +398,14 @@ def main() -> int:
     if args.parts < 1:
         print(f"error: --parts {args.parts}: give 1 (whole runs) or more", file=sys.stderr)
         return 2
+    before = None
+    if args.compare:
+        try:
+            before = load_table(Path(args.compare))
+        except (OSError, ValueError) as exc:
+            print(f"error: --compare {args.compare}: {exc}; pass a table this script wrote "
+                  "(--json)", file=sys.stderr)
+            return 2
     found = [(s, fmt) for s, fmt, _ in find_sources(root) if args.only in str(s)]
     if not found:
         print(f"error: no trace sets under {root}", file=sys.stderr)
@@ -418,13 +437,15 @@ def main() -> int:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             rows = list(pool.map(one, enumerate(sets)))
     means = print_table(rows)
-    if args.compare:
-        moved = compare(rows, Path(args.compare))
+    if before is not None:
+        moved = compare(rows, before)
         print(f"against {args.compare}: {len(moved)} of {len(rows)} sets differ"
               + ("" if moved else ", none"))
         for line in moved:
             print(f"  {line}")
-    out = Path(args.json_path)
+    out = Path(args.json_path) if args.json_path else REPO / "bench" / "results" / (
+        "fidelity_suite" + (f"_parts{args.parts}" if args.parts > 1 else "")
+        + (f"_{args.variant}" if args.variant else "") + ".json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"root": str(root), "heldout": args.heldout,
                                "parts": args.parts, "variant": args.variant, "rows": rows,

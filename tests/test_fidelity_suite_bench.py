@@ -3,6 +3,7 @@ per-set mean (a set with one covered step weighs as much as one with thirty in t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.bench_support import load_bench
@@ -56,3 +57,59 @@ def test_a_run_is_cut_into_runs_of_consecutive_events(tmp_path: Path) -> None:
         ["0", "1", "2"], ["3", "4", "5"], ["6"]]
     assert all(sorted(f.name for f in (p / "states").iterdir()) == ["state_0.json", "state_1.json"]
                for p in parts)
+
+
+def _run(root: Path) -> Path:
+    """A DroidBot run of one state and one event, with a text, a description and an id."""
+    run = root / "run"
+    (run / "events").mkdir(parents=True)
+    (run / "states").mkdir()
+    view = {"class": "android.widget.Button", "resource_id": "com.x:id/save", "text": "Save note",
+            "content_description": "Save", "bounds": [[0, 300], [1080, 450]], "size": "1080*150"}
+    (run / "states" / "state_1.json").write_text(json.dumps(
+        {"width": 1080, "height": 1920, "views": [view]}))
+    (run / "events" / "event_1.json").write_text(json.dumps(
+        {"event": {"event_type": "set_text", "text": "Buy milk", "view": view, "x": 540,
+                   "y": 375}}))
+    (run / "events" / "event_2.json").write_text("not json")
+    return run
+
+
+def test_a_variant_rewrites_what_it_names_and_nothing_else(tmp_path: Path) -> None:
+    suite = load_bench("fidelity_suite")
+    run = _run(tmp_path)
+
+    def read(variant: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+        out = suite.rewrite_run(run, variant, tmp_path / variant)
+        assert (out / "events" / "event_2.json").read_text() == "not json"  # copied as it is
+        state = json.loads((out / "states" / "state_1.json").read_text())
+        return state, json.loads((out / "events" / "event_1.json").read_text())["event"]
+
+    state, event = read("720p")
+    assert (state["width"], state["height"]) == (720, 1280)
+    assert state["views"][0]["bounds"] == [[0, 200], [720, 300]]
+    assert state["views"][0]["size"] == "720*100" and (event["x"], event["y"]) == (360, 250)
+    assert state["views"][0]["text"] == "Save note"
+
+    state, event = read("words")
+    text = state["views"][0]["text"]
+    assert text != "Save note" and len(text.split()) == 2 and text[0].isupper()
+    assert event["view"]["text"] == text  # the same words, the same made-up words
+    assert event["text"] != "Buy milk" and state["views"][0]["bounds"] == [[0, 300], [1080, 450]]
+
+    state, event = read("cjk")
+    assert " " not in state["views"][0]["text"]
+    assert all("\u4e00" <= ch <= "\u9fff" for ch in state["views"][0]["content_description"])
+
+    state, event = read("noids")
+    assert state["views"][0]["resource_id"] is None and state["views"][0]["text"] == "Save note"
+
+
+def test_the_comparison_names_each_figure_as_the_table_prints_it() -> None:
+    suite = load_bench("fidelity_suite")
+    before = {"a": {"set": "a", "train_match": 0.9291, "tasks": 13},
+              "b": {"set": "b", "train_match": 1.0, "tasks": 5}}
+    rows = [{"set": "a", "train_match": 0.92912, "tasks": 9, "seconds": 3.0},
+            {"set": "b", "train_match": 1.0, "tasks": 5, "seconds": 9.0},
+            {"set": "c", "tasks": 1}]
+    assert suite.compare(rows, before) == ["a: tasks 13 -> 9", "c: not in the table compared with"]
