@@ -1,7 +1,8 @@
 """Format detection (ingest pass): which folders under the root hold episodes, in which format.
 
 A folder's markers decide its format, checked in this order (the first match wins, PW108 warns
-when several match): native `episode.json`; AutoDroid `utg.yaml`; DroidBot `states/` + `events/`;
+when several match): native `episode.json`; AutoDroid `utg.yaml`; DroidBot `states/` + `events/`
+(or Kea's `all_states/` + `events/`);
 LlamaTouch `eventStructs.txt`; plain uiautomator dumps (`*.xml` files whose root is
 <hierarchy>). A folder recognised as an episode is not descended into, except a folder of plain
 dumps, whose subfolders may hold more traces. Hidden folders are skipped; the walk is sorted, so
@@ -18,6 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from phoneworld.ingest.droidbot_views import STATE_FOLDERS
 from phoneworld.inputs import read_head
 
 FORMATS: tuple[str, ...] = ("native", "autodroid", "droidbot", "llamatouch", "uiautomator")
@@ -32,7 +34,7 @@ def matches(folder: Path, files: set[str], dirs: set[str], fmt: str, sniff: bool
     if fmt == "autodroid":
         return "utg.yaml" in files
     if fmt == "droidbot":
-        return {"states", "events"} <= dirs
+        return "events" in dirs and not dirs.isdisjoint(STATE_FOLDERS)
     if fmt == "llamatouch":
         return "eventStructs.txt" in files
     if fmt == "uiautomator":
@@ -81,9 +83,9 @@ def incomplete(root: Path, sources: list[tuple[Path, str, list[str]]]
             continue
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         dirs = set(dirnames)
-        has = [name for name in ("states", "events") if name in dirs]
+        has = [name for name in (*STATE_FOLDERS, "events") if name in dirs]
         if len(has) == 1:
-            out.append((folder, f"{has[0]}/", "events/" if has == ["states"] else "states/"))
+            out.append((folder, f"{has[0]}/", "states/" if has == ["events"] else "events/"))
         elif not has and "utg.js" in filenames:
             out.append((folder, "utg.js", "states/ and events/"))
     return out

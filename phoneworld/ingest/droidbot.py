@@ -1,4 +1,5 @@
 """DroidBot output folders (ingest pass): `states/` + `events/` → episodes, split per app.
+Kea's output (a DroidBot fork) is read the same way, its states in `all_states/`.
 
 Events (`events/event_*.json`, in file-name order) are chained into episodes: each event is the
 action taken on its `start_state`, leading to its `stop_state`. Decisions, each reported:
@@ -23,7 +24,7 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
   the field before setting its text, and our `type` acts on the focused field, so when the
   target was not focused a click on it is inserted first; the step between them shows the start
   screen with that field focused (PW137, once per folder).
-- Screenshots `states/screen_<tag>.jpg` are kept as paths; when their size differs from the view
+- Screenshots `states/screen_<tag>.jpg` (or `.png`, beside the state file) are kept as paths; when their size differs from the view
   bounds' frame (the shared Habitica set was halved), PW135 says by which factor to rescale.
 Episodes are then split per app package (`split.py`); each is linked to the episode of its app
 that it continues (`Episode.follows`), unless a dropped kill_app or force-stop restarted the app.
@@ -50,6 +51,7 @@ from phoneworld.ingest.droidbot_views import (
     device_size,
     find_view,
     load_states,
+    states_folder,
 )
 from phoneworld.ingest.images import image_size
 from phoneworld.ingest.split import split_run
@@ -74,7 +76,8 @@ def read_droidbot(folder: Path, ctx: IngestContext) -> list[Episode]:
     files = load_states(folder, ctx)
     if not files.states:
         empty = sum(len(paths) for paths in files.empty.values())
-        ctx.report(codes.UNREADABLE_RECORD, "no usable state file in states/" + (
+        ctx.report(codes.UNREADABLE_RECORD, "no usable state file in "
+                   f"{states_folder(folder).name}/" + (
             f" ({empty} have an empty \"views\" list)" if empty else ""), ctx.src(folder))
         return []
     chain = _Chain(folder, ctx, files, device_size(files.states))
@@ -223,8 +226,11 @@ class _Chain:
         return self.observations[state_str]
 
     def _screenshot(self, state: DroidState) -> str | None:
-        for suffix in (".jpg", ".png"):
-            path = self.folder / "states" / f"screen_{state.tag}{suffix}"
+        """The state file's screenshot beside it: `screen_<what follows "state_">`, else
+        `screen_<tag>` (Kea numbers its files from 1 and its tags from 0)."""
+        names = dict.fromkeys((state.path.stem[len("state_"):], state.tag))
+        for name, suffix in ((n, s) for n in names for s in (".jpg", ".png")):
+            path = state.path.parent / f"screen_{name}{suffix}"
             if self.ctx.is_file(path):
                 size = image_size(path, self.ctx.root)
                 if size is not None:

@@ -1,5 +1,9 @@
 """DroidBot state files (ingest pass): `states/state_*.json` → view trees and the device size.
 
+Kea, a DroidBot fork for property-based testing, writes the same state files to `all_states/`,
+numbered (`state_1.json`, its screenshot `screen_1.png`) where DroidBot names them by time;
+`states_folder` finds either, `states/` first.
+
 A state holds `views[]`, a flat list linked by `parent`/`children` indices, with bounds
 `[[x1, y1], [x2, y2]]`. Decisions:
 - Invisible views (`visible: false`) and their subtrees are left out of the tree, as uiautomator
@@ -35,6 +39,15 @@ _BOOL_FIELDS = {"checkable": "checkable", "checked": "checked", "clickable": "cl
                 "long_clickable": "long_clickable", "scrollable": "scrollable",
                 "focusable": "focusable", "focused": "focused", "selected": "selected",
                 "is_password": "password"}
+
+
+STATE_FOLDERS = ("states", "all_states")
+
+
+def states_folder(folder: Path) -> Path:
+    """The folder of `folder`'s state files: DroidBot's `states/`, else Kea's `all_states/`."""
+    return next((folder / name for name in STATE_FOLDERS if (folder / name).is_dir()),
+                folder / STATE_FOLDERS[0])
 
 
 @dataclass
@@ -76,10 +89,11 @@ class StateFiles:
 
 
 def load_states(folder: Path, ctx: IngestContext) -> StateFiles:
-    """All readable states of `folder/states`, by state_str; bad files are reported (PW131)."""
+    """All readable states of `folder`'s states folder, by state_str; bad files are reported
+    (PW131)."""
     states: dict[str, DroidState] = {}
     empty: dict[str, list[Path]] = {}
-    for path in sorted((folder / "states").glob("state_*.json")):
+    for path in sorted(states_folder(folder).glob("state_*.json")):
         state = _load_state(path, ctx)
         if state is None:
             continue

@@ -26,13 +26,14 @@ def test_detects_each_format_at_any_depth(tmp_path: Path) -> None:
         "a/b/native/episode.json": "{}",
         "c/auto/utg.yaml": "records: []",
         "c/bot/states/x.json": "{}", "c/bot/events/y.json": "{}",
+        "c/kea/all_states/x.json": "{}", "c/kea/events/y.json": "{}",
         "llama/t1/eventStructs.txt": "", "llama/t1/0.xml": simple_screen(),
         "dumps/one.xml": simple_screen(), "dumps/deeper/two.xml": simple_screen(),
         "noise/pom.xml": "<project/>", ".hidden/episode.json": "{}",
     })
     found = [(p.relative_to(tmp_path).as_posix(), f) for p, f, _ in find_sources(tmp_path)]
     assert found == [("a/b/native", "native"), ("c/auto", "autodroid"), ("c/bot", "droidbot"),
-                     ("dumps", "uiautomator"), ("dumps/deeper", "uiautomator"),
+                     ("c/kea", "droidbot"), ("dumps", "uiautomator"), ("dumps/deeper", "uiautomator"),
                      ("llama/t1", "llamatouch")]
 
 
@@ -84,15 +85,17 @@ def test_half_a_droidbot_output_is_named_not_skipped(tmp_path: Path) -> None:
     make(tmp_path, {
         "shots/states/state_1.json": "{}", "shots/utg.js": "var utg = {}",
         "log/events/event_1.json": "{}", "graph/utg.js": "var utg = {}",
+        "kea/all_states/state_1.json": "{}",
         "whole/states/state_1.json": "{}", "whole/events/event_1.json": "{}",
         "dumps/one.xml": simple_screen(),
     })
     run = run_ingest(tmp_path)
     half = sorted(d.message for d in run.diagnostics.items if d.code == "PW129")
-    assert half == ["the folder has DroidBot's events/ but no states/; it was not read",
+    assert half == ["the folder has DroidBot's all_states/ but no events/; it was not read",
+                    "the folder has DroidBot's events/ but no states/; it was not read",
                     "the folder has DroidBot's states/ but no events/; it was not read",
                     "the folder has DroidBot's utg.js but no states/ and events/; it was not read"]
     assert sorted(d.source.file.rsplit("/", 1)[-1] for d in run.diagnostics.items
-                  if d.code == "PW129") == ["graph", "log", "shots"]
+                  if d.code == "PW129") == ["graph", "kea", "log", "shots"]
     make(tmp_path / "only", {"run/states/state_1.json": "{}"})
     assert run_ingest(tmp_path / "only").codes() == ["PW129", "PW101"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import shutil
 import json
 from pathlib import Path
 from typing import Any
@@ -286,3 +287,39 @@ def test_a_chain_break_is_the_app_moving_by_itself_and_a_gap_is_not(tmp_path: Pa
     moved = [(ep.id, ep.follows, ep.moved_by_itself) for ep in run.traces.episodes]
     assert moved == [("run#0", None, False), ("run#1", "run#0", True),
                      ("run#2", "run#1", False)]
+
+
+def _as_kea(run: Path, out: Path) -> Path:
+    """`run` as Kea writes it: the states in `all_states/`, numbered from 1 in time order, each
+    screenshot beside its state under the same number, and tags numbered from 0."""
+    shutil.copytree(run / "events", out / "events")
+    (out / "all_states").mkdir(parents=True)
+    for n, path in enumerate(sorted((run / "states").glob("state_*.json")), start=1):
+        data = json.loads(path.read_text())
+        shots = list(path.parent.glob(f"screen_{path.stem[6:]}.*"))
+        data["tag"] = n - 1
+        (out / "all_states" / f"state_{n}.json").write_text(json.dumps(data, indent=2))
+        for shot in shots:
+            shutil.copyfile(shot, out / "all_states" / f"screen_{n}{shot.suffix}")
+    return out
+
+
+def test_kea_output_reads_as_the_droidbot_run_it_is(tmp_path: Path) -> None:
+    """Kea (a DroidBot fork) keeps the same state files in `all_states/`, numbered: the same run
+    in either layout gives the same episodes, screens and screenshots, and the same reports."""
+    real = real_folder("droidbot-more/album-sample")
+    kea = _as_kea(real, tmp_path / "kea" / "album-sample")
+    shutil.copytree(real, tmp_path / "bot" / "album-sample")
+    runs = [run_ingest(tmp_path / layout) for layout in ("bot", "kea")]
+    shapes = []
+    for run in runs:
+        shapes.append([(ep.id, ep.app, [(s.action.model_dump() if s.action else None,
+                                         s.observation.root.model_dump() if s.observation else None,
+                                         bool(s.observation and s.observation.screenshot))
+                                        for s in ep.steps]) for ep in run.traces.episodes])
+    assert shapes[0] == shapes[1] and len(shapes[0]) > 1
+    assert runs[0].codes() == runs[1].codes()
+    shots = {s.observation.screenshot for ep in runs[1].traces.episodes for s in ep.steps
+             if s.observation and s.observation.screenshot}
+    assert shots and all(shot.startswith("all_states/screen_") for shot in shots)
+    assert (kea / "all_states" / "state_1.json").is_file()
