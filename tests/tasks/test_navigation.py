@@ -189,10 +189,12 @@ def test_near_alike_screens_get_one_task_and_transient_ones_none(app: AppSpec) -
     assert "s02_about" not in _navigate(other)  # another app's window
 
 
-@pytest.mark.parametrize("label", ["Next", "Start"])
+@pytest.mark.parametrize("label", ["Next", "Start", "开始", "下一步", "Weiter", "Suivant !",
+                                   "确定。", "Далее"])
 def test_an_opener_that_names_an_action_names_no_screen(label: str) -> None:
     """A row saying "Next" or "Start" says what it does, not where it leads: the screen falls
-    back to its activity (a game's "Start" opens no "Start" screen)."""
+    back to its activity (a game's "Start" opens no "Start" screen), in the languages most
+    apps ship in too."""
     assert _navigate(_app(privacy=label))["s03_privacy"].instruction == "Open the privacy screen"
 
 
