@@ -43,7 +43,9 @@ start mid-app, end anywhere and hold fewer of each screen's visits. Other sets a
 
 `--variant NAME` rewrites every DroidBot run before it is built, into a recording of the same
 app that the compiler's rules must read the same way (other sets are built as they are):
-`720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `words` (every word of
+`720p` (a 720x1280 screen: every bound, size and coordinate times 2/3), `1440p` (a 1440x2560
+screen: times 4/3), `kea` (the layout Kea, a DroidBot fork, writes: the same state files in
+`all_states/`, numbered from 1 in time order, tags from 0), `words` (every word of
 every text and description replaced by a made-up word, the same word always by the same one),
 `cjk` (every word replaced by Chinese characters, with no spaces between them), `noids` (no view
 has a resource id, as in most Compose, Flutter and React Native apps) and `gaps` (one state file
@@ -143,7 +145,8 @@ def cut_run(run: Path, parts: int, out: Path) -> list[Path]:
     return folders
 
 
-VARIANTS = ("720p", "words", "cjk", "noids", "gaps")
+VARIANTS = ("720p", "1440p", "kea", "words", "cjk", "noids", "gaps")
+SCALES = {"720p": (2 / 3, (720, 1280)), "1440p": (4 / 3, (1440, 2560))}
 _CONSONANTS, _VOWELS = "bcdfghjklmnprstvwz", "aeiou"
 _WORD = re.compile(r"[^\W\d_]+")
 _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])")
@@ -176,9 +179,10 @@ def _rewrite_text(text: Any, variant: str) -> Any:
 
 
 def _rewrite_view(view: dict[str, Any], variant: str) -> None:
-    if variant == "720p":
+    if variant in SCALES:
+        scale = SCALES[variant][0]
         if isinstance(view.get("bounds"), list):
-            view["bounds"] = [[round(c * 2 / 3) for c in point] for point in view["bounds"]]
+            view["bounds"] = [[round(c * scale) for c in point] for point in view["bounds"]]
             (x0, y0), (x1, y1) = view["bounds"]
             view["size"] = f"{x1 - x0}*{y1 - y0}"
     elif variant == "noids":
@@ -193,30 +197,33 @@ def rewrite_run(run: Path, variant: str, out: Path) -> Path:
     events (JSON only; a file that does not parse is copied as it is)."""
     folder = out / run.name
     for sub in ("events", "states"):
-        (folder / sub).mkdir(parents=True)
-        for path in sorted((run / sub).glob("*.json")):
+        into = folder / ("all_states" if variant == "kea" and sub == "states" else sub)
+        into.mkdir(parents=True)
+        for n, path in enumerate(sorted((run / sub).glob("*.json")), start=1):
             if variant == "gaps" and sub == "states" and _lost(path.name):
                 continue
+            name = f"state_{n}.json" if into.name == "all_states" else path.name
             try:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except (ValueError, UnicodeDecodeError):
-                shutil.copyfile(path, folder / sub / path.name)
+                shutil.copyfile(path, into / name)
                 continue
             if sub == "states":
                 for view in data.get("views") or []:
                     _rewrite_view(view, variant)
-                if variant == "720p" and data.get("width"):
-                    data["width"], data["height"] = 720, 1280
+                if variant in SCALES and data.get("width"):
+                    data["width"], data["height"] = SCALES[variant][1]
+                if variant == "kea":
+                    data["tag"] = n - 1
             else:
                 event = data.get("event") or {}
                 if isinstance(event.get("view"), dict):
                     _rewrite_view(event["view"], variant)
                 event["text"] = _rewrite_text(event.get("text"), variant)
                 for key in ("x", "y"):
-                    if variant == "720p" and isinstance(event.get(key), (int, float)):
-                        event[key] = round(event[key] * 2 / 3)
-            (folder / sub / path.name).write_text(json.dumps(data, ensure_ascii=False),
-                                                  encoding="utf-8")
+                    if variant in SCALES and isinstance(event.get(key), (int, float)):
+                        event[key] = round(event[key] * SCALES[variant][0])
+            (into / name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return folder
 
 

@@ -79,10 +79,10 @@ def test_a_variant_rewrites_what_it_names_and_nothing_else(tmp_path: Path) -> No
     suite = load_bench("fidelity_suite")
     run = _run(tmp_path)
 
-    def read(variant: str) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    def read(variant: str, states: str = "states") -> tuple[dict, dict]:  # type: ignore[type-arg]
         out = suite.rewrite_run(run, variant, tmp_path / variant)
         assert (out / "events" / "event_2.json").read_text() == "not json"  # copied as it is
-        state = json.loads((out / "states" / "state_1.json").read_text())
+        state = json.loads((out / states / "state_1.json").read_text())
         return state, json.loads((out / "events" / "event_1.json").read_text())["event"]
 
     state, event = read("720p")
@@ -90,6 +90,14 @@ def test_a_variant_rewrites_what_it_names_and_nothing_else(tmp_path: Path) -> No
     assert state["views"][0]["bounds"] == [[0, 200], [720, 300]]
     assert state["views"][0]["size"] == "720*100" and (event["x"], event["y"]) == (360, 250)
     assert state["views"][0]["text"] == "Save note"
+
+    state, event = read("1440p")
+    assert (state["width"], state["height"]) == (1440, 2560)
+    assert state["views"][0]["bounds"] == [[0, 400], [1440, 600]] and event["x"] == 720
+
+    state, event = read("kea", states="all_states")
+    assert state["tag"] == 0 and state["views"][0]["bounds"] == [[0, 300], [1080, 450]]
+    assert not (tmp_path / "kea" / "run" / "states").exists()
 
     state, event = read("words")
     text = state["views"][0]["text"]
