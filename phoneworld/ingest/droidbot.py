@@ -109,6 +109,10 @@ def load_events(folder: Path, ctx: IngestContext) -> list[DroidEvent]:
             ctx.report(codes.UNREADABLE_RECORD, "an event needs \"event\", \"start_state\" and "
                        "\"stop_state\"", source)
             continue
+        if not event.get("event_type") and isinstance(data.get("event_str"), str):
+            # an event DroidBot's forks add (Kea's RotateDeviceToLandscapeEvent) has no type;
+            # its event_str names it in the report
+            event = {**event, "event_str": data["event_str"]}
         events.append(DroidEvent(path, event, start, stop))
     return events
 

@@ -99,9 +99,13 @@ def map_event(event: dict[str, Any], device: Device, tallies: EventTallies,
 
 
 def _unsupported(event: dict[str, Any], where: SourceRef, ctx: IngestContext) -> None:
-    detail = {k: v for k, v in event.items() if k not in ("view", "event_type")}
-    ctx.report(codes.UNSUPPORTED_EVENT, f"event_type {event.get('event_type')!r} {detail} has no "
-               "equivalent action; the episode is split here", where)
+    if not event.get("event_type") and event.get("event_str"):
+        what = f"event {event['event_str']}"
+    else:
+        detail = {k: v for k, v in event.items() if k not in ("view", "event_type")}
+        what = f"event_type {event.get('event_type')!r} {detail}"
+    ctx.report(codes.UNSUPPORTED_EVENT, f"{what} has no equivalent action; the episode is split "
+               "here", where)
 
 
 def target_point(event: dict[str, Any], device: Device, tallies: EventTallies,

@@ -323,3 +323,18 @@ def test_kea_output_reads_as_the_droidbot_run_it_is(tmp_path: Path) -> None:
              if s.observation and s.observation.screenshot}
     assert shots and all(shot.startswith("all_states/screen_") for shot in shots)
     assert (kea / "all_states" / "state_1.json").is_file()
+
+
+def test_an_event_without_a_type_is_named_by_its_event_str(tmp_path: Path) -> None:
+    """Kea, a DroidBot fork, records a rotation with no event_type: the report names it by the
+    record's event_str, and the episode is split there as for any event with no equivalent."""
+    bot = Bot(tmp_path / "run")
+    a, b = bot.state("A"), bot.state("B")
+    bot.event(touch(), a, b)
+    (tmp_path / "run" / "events" / "event_2020-01-01_000009.json").write_text(json.dumps(
+        {"tag": "9", "event": {"event_type": None, "log_lines": None}, "start_state": b,
+         "stop_state": a, "event_str": "RotateDeviceToLandscapeEvent()"}))
+    run = run_ingest(tmp_path / "run")
+    (note,) = run.with_code("PW136")
+    assert note.message == ("event RotateDeviceToLandscapeEvent() has no equivalent action; the "
+                            "episode is split here")
