@@ -201,6 +201,29 @@ def widget_label(w: Widget, parent: Widget | None) -> str:
     return ""
 
 
+# the state words Android's Switch adds to the text it reports ("Auto-backup OFF"; uiautomator
+# and DroidBot read the text with it)
+SWITCH_STATES = ("ON", "OFF")
+
+
+def checkable_label(w: Widget, parent: Widget | None) -> str:
+    """What a user calls a switch or a box: its own text without the state word a Switch adds
+    to it, unless that text holds no letter (a "+" / "−" sign toggle: then its description), and,
+    where that label is a sentence (a summary: "Backup database daily at the specified time
+    (07:00)"), the short label beside it ("Auto-backup"); else `widget_label`."""
+    own = literal(w)
+    head, _, last = own.rpartition(" ")
+    if is_switch(w) and head and last in SWITCH_STATES:
+        own = head
+    if not any(ch.isalpha() for ch in own):
+        own = " ".join(w.content_desc.split())
+    if own and not label_like(own) and parent is not None:
+        near = next((t for sib in parent.children if sib is not w and not sib.clickable
+                     and label_like(t := literal(sib))), "")
+        return near or own
+    return own or widget_label(w, parent)
+
+
 _WORDS = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")  # words of letters only: "Mobile Number"
 SMALL_CONTAINER = 4  # children of a parent that holds a field and its label (and a clear button)
 

@@ -263,7 +263,7 @@ def flag_label(app: AppSpec, name: str, bound: tuple[str, Widget, Widget | None]
     widget's label, or the title of the row that takes its taps (`naming.row_label`), else the
     variable's name in words; the place (`naming.place`: "the box on the 7th image") where the
     widget has no label of its own, else ""."""
-    label = (nm.widget_label(bound[1], bound[2]) or nm.row_label(app, bound[0], bound[1])
+    label = (nm.checkable_label(bound[1], bound[2]) or nm.row_label(app, bound[0], bound[1])
              if bound is not None else "")
     where = nm.place(app, bound[0], bound[1]) if bound is not None and not label else ""
     return label or nm.humanize(name), where
