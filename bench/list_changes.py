@@ -8,8 +8,9 @@ Default ROOT: ../shared/data/real, the sets `bench/fidelity_suite.py` builds. A 
 RecyclerView, ListView or GridView or any scrollable container, told apart by its resource id and
 the classes on its path; a row is the texts it shows (rows without text are left out). Seen again
 in the same episode of the main app, with no scroll in between and no text typed while it was on
-screen, a list *grew* when its rows are the rows seen before plus at least one more, and *shrank*
-when the reverse holds. A list that scrolled or that typing filters is not compared, and one whose
+screen, a list *grew* when its rows are the rows seen before plus at least one more and it holds
+more rows (children, with text or not) than before, and *shrank* when the reverse holds: a row
+that only stopped showing a text (a tooltip closed) is no row deleted. A list that scrolled or that typing filters is not compared, and one whose
 rows were all replaced (another folder, another page) neither grew nor shrank: the figures
 undercount rather than guess. `lists` counts the lists told apart; a set with none (AutoDroid's
 screens are flat, their rows the screen's own children) says nothing either way, and its figures
@@ -41,17 +42,18 @@ LISTS = ("RecyclerView", "ListView", "GridView")
 Rows = Counter[tuple[str, ...]]
 
 
-def lists(root: ViewNode) -> dict[tuple[str, ...], Rows]:
-    """The rows of every list on a screen, by the list's resource id (or class) and path."""
-    out: dict[tuple[str, ...], Rows] = {}
+def lists(root: ViewNode) -> dict[tuple[str, ...], tuple[Rows, int]]:
+    """The rows of every list on a screen, and how many children it holds, by the list's resource
+    id (or class) and path."""
+    out: dict[tuple[str, ...], tuple[Rows, int]] = {}
 
     def texts(n: ViewNode) -> tuple[str, ...]:
         return ((n.text,) if n.text else ()) + tuple(t for c in n.children for t in texts(c))
 
     def visit(n: ViewNode, path: tuple[str, ...]) -> None:
         if n.cls.endswith(LISTS) or n.scrollable:
-            out[(n.resource_id or n.cls, *path)] = Counter(
-                r for r in (texts(c) for c in n.children) if r)
+            out[(n.resource_id or n.cls, *path)] = (Counter(
+                r for r in (texts(c) for c in n.children) if r), len(n.children))
         for c in n.children:
             visit(c, (*path, c.cls.rsplit(".", 1)[-1]))
 
@@ -63,18 +65,18 @@ def changes(episode: Episode, keys: set[tuple[str, ...]]) -> tuple[int, int]:
     """(grew, shrank): the sightings of a list that show it grown or shrunk (module docstring);
     adds the lists seen to `keys`."""
     grew = shrank = 0
-    last: dict[tuple[str, ...], Rows] = {}
+    last: dict[tuple[str, ...], tuple[Rows, int]] = {}
     for i, step in enumerate(episode.steps):
         before = episode.steps[i - 1].action if i else None
         if before is not None and before.type.startswith("scroll"):
             last.clear()
-        for key, rows in lists(step.observation.root).items():
+        for key, (rows, count) in lists(step.observation.root).items():
             keys.add(key)
-            seen = last.get(key)
+            seen, had = last.get(key, (None, 0))
             if seen is not None and rows != seen:
-                grew += not seen - rows and bool(rows - seen)
-                shrank += not rows - seen and bool(seen - rows)
-            last[key] = rows
+                grew += not seen - rows and bool(rows - seen) and count > had
+                shrank += not rows - seen and bool(seen - rows) and count < had
+            last[key] = rows, count
         if step.action is not None and step.action.type == "type":
             for key in lists(step.observation.root):
                 last.pop(key, None)  # typing may filter the lists on screen
