@@ -74,6 +74,24 @@ def droidbot() -> dict[str, bytes]:
     return out
 
 
+def kea() -> dict[str, bytes]:
+    """The DroidBot seed as Kea writes it: states in all_states/, numbered, tags from 0, and a
+    rotation that has no event_type."""
+    out: dict[str, bytes] = {}
+    for path, data in droidbot().items():
+        if "/states/" in path:
+            state = json.loads(data)
+            k = int(state["tag"][1:])
+            state["tag"] = k
+            out[f"run/all_states/state_{k + 1}.json"] = json.dumps(state, indent=2).encode()
+        else:
+            out[path] = data
+    rotate = {"tag": "2", "start_state": "s1", "stop_state": "s0", "event": {"event_type": None},
+              "event_str": "RotateDeviceToLandscapeEvent()"}
+    out["run/events/event_2.json"] = json.dumps(rotate, indent=2).encode()
+    return out
+
+
 def autodroid() -> dict[str, bytes]:
     form = ("<button id=0 text='Add'></button><input id=1 >Title</input>"
             "<button id=2>go back</button>")
@@ -99,7 +117,7 @@ def llamatouch() -> dict[str, bytes]:
     return out
 
 
-TRACE_SEEDS = {"native": native, "uiautomator": uiautomator, "droidbot": droidbot,
+TRACE_SEEDS = {"native": native, "uiautomator": uiautomator, "droidbot": droidbot, "kea": kea,
                "autodroid": autodroid, "llamatouch": llamatouch}
 
 TASK_SPEC = b"""\
