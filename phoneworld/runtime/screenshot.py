@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -85,10 +85,16 @@ def _box(n: RNode, s: float, size: tuple[int, int]) -> tuple[float, float, float
     return cx1, cy1, min(max(cx1, x2 - 1), 2 * w), min(max(cy1, y2 - 1), 2 * h)
 
 
-def _radius(r: float, x1: float, y1: float, x2: float, y2: float) -> float:
-    """`r`, at most half of each side: the shape must not depend on how a Pillow version treats a
-    radius too large for its box."""
-    return max(0.0, min(r, (x2 - x1) / 2, (y2 - y1) / 2))
+def _rounded(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], r: float,
+             **style: Any) -> None:
+    """A rounded rectangle on whole pixels, its radius a whole number at most half of each side:
+    the shape must not depend on how a Pillow version treats a radius too large for its box, and
+    Pillow 13 refuses some boxes a few pixels wide at fractional corners (a 4.8 x 3.6 icon at a
+    report card's scale)."""
+    x1, y1 = round(box[0]), round(box[1])
+    x2, y2 = max(x1, round(box[2])), max(y1, round(box[3]))
+    radius = max(0, int(min(r, (x2 - x1) / 2, (y2 - y1) / 2)))
+    draw.rounded_rectangle((x1, y1, x2, y2), radius=radius, **style)
 
 
 def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, box: tuple[float, float, float, float],
@@ -106,13 +112,13 @@ def _draw_node(draw: ImageDraw.ImageDraw, n: RNode, box: tuple[float, float, flo
     elif c.checkable:
         _checkbox(draw, n, x1, y1, x2, y2, s)
     elif cls.endswith(("ImageView", "ImageButton")):
-        draw.rounded_rectangle(box, radius=_radius(8 * s, *box), fill=BUTTON, outline=LINE)
+        _rounded(draw, box, 8 * s, fill=BUTTON, outline=LINE)
         draw.line((x1, y1, x2, y2), fill=LINE)
         draw.line((x1, y2, x2, y1), fill=LINE)
         _text(draw, label, x1 + 4 * s, y1, x2, y2, s, INK, center=True)
     elif cls.endswith("Button"):
         fill = BUTTON if c.enabled else BG
-        draw.rounded_rectangle(box, radius=_radius(12 * s, *box), fill=fill, outline=LINE)
+        _rounded(draw, box, 12 * s, fill=fill, outline=LINE)
         _text(draw, n.text, x1, y1, x2, y2, s, INK if c.enabled else MUTED, center=True)
     else:
         if c.clickable and not n.text and not n.children:
@@ -141,8 +147,7 @@ def _switch(draw: ImageDraw.ImageDraw, n: RNode, x1: float, y1: float, x2: float
     th = min(y2 - y1, 48 * s)
     tw = th * 2
     tx, ty = x2 - tw - 8 * s, (y1 + y2 - th) / 2
-    draw.rounded_rectangle((tx, ty, tx + tw, ty + th), radius=th / 2,
-                           fill=ACCENT if n.checked else LINE)
+    _rounded(draw, (tx, ty, tx + tw, ty + th), th / 2, fill=ACCENT if n.checked else LINE)
     knob = tx + tw - th if n.checked else tx
     draw.ellipse((knob, ty, knob + th, ty + th), fill=BG, outline=MUTED)
     _text(draw, n.text, x1 + 8 * s, y1, tx - 8 * s, y2, s, INK)

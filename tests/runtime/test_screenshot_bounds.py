@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from phoneworld.ir.app import AppSpec, Lit, Widget
 from phoneworld.ir.base import Bounds
@@ -21,7 +21,7 @@ from phoneworld.ir.trace import Device
 from phoneworld.report.images import MAX_ASPECT, ImageStore
 from phoneworld.runtime import Simulator
 from phoneworld.runtime.frame import Frame
-from phoneworld.runtime.screenshot import BG, BUTTON, render_frame, render_image
+from phoneworld.runtime.screenshot import BG, BUTTON, _rounded, render_frame, render_image
 
 from .notes_app import H, W, B, mini_app
 
@@ -90,6 +90,23 @@ def test_a_view_straddling_the_edge_is_drawn_where_it_shows() -> None:
     img = render_image(frame_of([button]), W, H, 1.0)
     assert img.getpixel((50, 50)) == BUTTON
     assert img.getpixel((150, 150)) == BG
+
+
+@pytest.mark.parametrize("scale", [0.2, 0.15, 0.3, 0.37])
+def test_a_few_pixels_at_a_fractional_scale_render(scale: float) -> None:
+    """QQ Music's 29 x 23 icon at a report card's scale 0.2 is a 4.8 x 3.6 box at fractional
+    corners, which Pillow 13's rounded rectangle refused ("x1 must be greater than or equal to
+    x0"): the app was not built."""
+    img = render_image(frame_of(degenerate_widgets(B(695, 342, 724, 365))), W, H, scale)
+    assert img.size == (max(1, round(W * scale)), max(1, round(H * scale)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.floats(0, 1000), y=st.floats(0, 1000), w=st.floats(0, 12), h=st.floats(0, 12),
+       r=st.floats(0, 20))
+def test_any_rounded_box_draws(x: float, y: float, w: float, h: float, r: float) -> None:
+    draw = ImageDraw.Draw(Image.new("RGB", (1100, 1100)))
+    _rounded(draw, (x, y, x + w, y + h), r, fill=BUTTON, outline=BG)
 
 
 def _bounds() -> st.SearchStrategy[Bounds]:
