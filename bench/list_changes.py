@@ -10,11 +10,11 @@ the classes on its path; a row is the texts it shows (rows without text are left
 in the same episode of the main app, with no scroll in between and no text typed while it was on
 screen, a list *grew* when its rows are the rows seen before plus at least one more and it holds
 more rows (children, with text or not) than before, and *shrank* when the reverse holds: a row
-that only stopped showing a text (a tooltip closed) is no row deleted. A list that scrolled or that typing filters is not compared, and one whose
-rows were all replaced (another folder, another page) neither grew nor shrank: the figures
-undercount rather than guess. `lists` counts the lists told apart; a set with none (AutoDroid's
-screens are flat, their rows the screen's own children) says nothing either way, and its figures
-are "-". The tasks are those the set's main app keeps when built from its whole recording
+that only stopped showing a text (a tooltip closed) is no row deleted. A list that scrolled or
+that typing filters is not compared, and one whose rows were all replaced (another folder,
+another page) neither grew nor shrank: the figures undercount rather than guess. `lists` counts
+the lists told apart; a set with none (AutoDroid's screens are flat, their rows the screen's own
+children) says nothing either way, and its figures are "-". The tasks are those the set's main app keeps when built from its whole recording
 (`phoneworld build SET`, in a temporary folder).
 """
 

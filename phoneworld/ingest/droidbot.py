@@ -24,8 +24,9 @@ action taken on its `start_state`, leading to its `stop_state`. Decisions, each 
   the field before setting its text, and our `type` acts on the focused field, so when the
   target was not focused a click on it is inserted first; the step between them shows the start
   screen with that field focused (PW137, once per folder).
-- Screenshots `states/screen_<tag>.jpg` (or `.png`, beside the state file) are kept as paths; when their size differs from the view
-  bounds' frame (the shared Habitica set was halved), PW135 says by which factor to rescale.
+- Screenshots `states/screen_<tag>.jpg` (or `.png`, beside the state file) are kept as paths;
+  when their size differs from the view bounds' frame (the shared Habitica set was halved), PW135
+  says by which factor to rescale.
 Episodes are then split per app package (`split.py`); each is linked to the episode of its app
 that it continues (`Episode.follows`), unless a dropped kill_app or force-stop restarted the app.
 """
