@@ -194,11 +194,14 @@ def widget_label(w: Widget, parent: Widget | None) -> str:
     inside = [t for d in descendants(w) if (t := literal(d))]
     if len(inside) == 1:
         return inside[0]
-    if parent is not None:
-        for sib in parent.children:
-            if sib is not w and label_like(literal(sib)) and not sib.clickable:
-                return literal(sib)
-    return ""
+    return label_beside(w, parent)
+
+
+def label_beside(w: Widget, parent: Widget | None) -> str:
+    """The first short label among `w`'s siblings that takes no taps ("" for none)."""
+    siblings = parent.children if parent is not None else ()
+    return next((t for sib in siblings if sib is not w and not sib.clickable
+                 and label_like(t := literal(sib))), "")
 
 
 # the state words Android's Switch adds to the text it reports ("Auto-backup OFF"; uiautomator
@@ -217,10 +220,8 @@ def checkable_label(w: Widget, parent: Widget | None) -> str:
         own = head
     if not any(ch.isalpha() for ch in own):
         own = " ".join(w.content_desc.split())
-    if own and not label_like(own) and parent is not None:
-        near = next((t for sib in parent.children if sib is not w and not sib.clickable
-                     and label_like(t := literal(sib))), "")
-        return near or own
+    if own and not label_like(own):
+        return label_beside(w, parent) or own
     return own or widget_label(w, parent)
 
 

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from phoneworld.ir.app import AppSpec, Guard, Lit, ScreenSpec, Transition, Var, Widget
+from phoneworld.state.untried import DISMISS_ELSEWHERE
 from phoneworld.tasks import naming as nm
 from phoneworld.tasks.drafts import AppFacts, Draft, Raw
 from phoneworld.tasks.synth import field_labels
@@ -47,26 +48,27 @@ NOT_NAMES = {"main", "home", "launcher", "start", "splash"}
 # what a button says it does, not where it leads ("Skip" opens no "Skip" screen)
 # and as the languages most apps ship in write them (Chinese, Japanese, Korean, German, French,
 # Spanish, Portuguese, Russian, Italian): a game's "开始" opens no "开始" screen
+# (their "Cancel", "Close" and "Back" are the state pass's `DISMISS_ELSEWHERE`)
 ACTIONS_ELSEWHERE = (
-    "接受 允许 允許 取消 关闭 關閉 返回 继续 繼續 删除 刪除 完成 下一步 否 确定 確定 好 移除 保存 儲存 "
-    "跳过 跳過 开始 開始 提交 是 前往 "
-    "同意 許可 キャンセル 閉じる 戻る 続行 続ける 削除 次へ いいえ 送信 はい スキップ 開始する "
-    "수락 허용 취소 닫기 뒤로 계속 삭제 완료 다음 아니요 확인 저장 건너뛰기 시작 제출 예 "
-    "akzeptieren zulassen erlauben abbrechen schließen zurück weiter löschen fertig nein entfernen "
-    "speichern überspringen starten senden absenden ja "
-    "accepter autoriser annuler fermer retour continuer supprimer terminé suivant non retirer "
-    "enregistrer passer ignorer commencer démarrer envoyer valider oui "
-    "aceptar permitir cancelar cerrar atrás continuar eliminar borrar listo hecho siguiente quitar "
-    "guardar omitir saltar empezar comenzar enviar sí "
-    "aceitar fechar voltar excluir apagar concluído próximo avançar não remover salvar pular "
-    "começar iniciar sim "
-    "принять разрешить отмена закрыть назад продолжить удалить готово далее нет ок убрать "
-    "сохранить пропустить начать отправить да "
-    "accetta consenti annulla chiudi indietro continua elimina fatto avanti successivo rimuovi "
-    "salva salta inizia invia sì").split()
+    "接受 允许 允許 继续 繼續 删除 刪除 完成 下一步 否 确定 確定 好 移除 保存 儲存 跳过 跳過 开始 開始 "
+    "提交 是 前往 "
+    "同意 許可 続行 続ける 削除 次へ いいえ 送信 はい スキップ 開始する "
+    "수락 허용 뒤로 계속 삭제 완료 다음 아니요 확인 저장 건너뛰기 시작 제출 예 "
+    "akzeptieren zulassen erlauben weiter löschen fertig nein entfernen speichern überspringen "
+    "starten senden absenden ja "
+    "accepter autoriser continuer supprimer terminé suivant non retirer enregistrer passer "
+    "ignorer commencer démarrer envoyer valider oui "
+    "aceptar permitir continuar eliminar borrar listo hecho siguiente quitar guardar omitir "
+    "saltar empezar comenzar enviar sí "
+    "aceitar excluir apagar concluído próximo avançar não remover salvar pular começar iniciar "
+    "sim "
+    "принять разрешить продолжить удалить готово далее нет ок убрать сохранить пропустить начать "
+    "отправить да "
+    "accetta consenti continua elimina fatto avanti successivo rimuovi salva salta inizia invia "
+    "sì").split()
 ACTIONS = {"accept", "allow", "back", "cancel", "close", "continue", "delete", "done", "go",
            "next", "no", "ok", "okay", "remove", "save", "skip", "start", "submit", "yes",
-           *ACTIONS_ELSEWHERE}
+           *DISMISS_ELSEWHERE, *ACTIONS_ELSEWHERE}
 # what is left of a label once its end marks are set aside ("OK!", "确定。")
 _END_MARKS = " .!。！"
 
